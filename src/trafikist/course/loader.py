@@ -1,0 +1,353 @@
+"""Load the course from `modules/`: books, modules, dives, duties, their order and their links.
+
+The layout is the structure; nothing keeps a separate nav list:
+
+    modules/course.yml                         the course and its books, in order
+    modules/NN-slug/module.md                  module NN of the numbered book
+    modules/NN-slug/dives/NN-slug.md           its dives, numbered 01, 02 … in order
+    modules/NN-slug/duties.yml                 the "pick a duty" data of the module
+    modules/NN-slug/scenarios/NAME.yml         scenarios that duties and dives run
+    modules/books/BOOK/NN-slug.md              pages of a companion book, in file order
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from trafikist.course.sources import (
+    load_yaml,
+    read_front_matter,
+    read_text,
+    require_fields,
+)
+from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
+from trafikist.errors import CourseError
+
+COURSE_FILE = "course.yml"
+MODULE_FILE = "module.md"
+DUTIES_FILE = "duties.yml"
+PAGE_FIELDS = ("id", "title", "summary", "status")
+DUTY_FIELDS = ("id", "label", "kind", "library", "trafikey", "between_calls")
+DUTY_KINDS = ("waiting", "time", "broadcast")
+NUMBERED_NAME = re.compile(r"^(?P<number>\d{2})-(?P<slug>[a-z0-9][a-z0-9-]*)$")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# An internal link is written by id: [text](id:page-id) or [text](id:page-id#fragment).
+ID_LINK = re.compile(r"\]\(id:(?P<id>[^)#\s]*)(?:#[^)\s]*)?\)")
+
+
+def load_course(root: Path) -> Course:
+    """Read every source under `root` and return the course, or raise CourseError.
+
+    Links are checked separately (`check_links`), once generated pages have joined the course.
+    """
+    root = Path(root)
+    course_file = root / COURSE_FILE
+    if not course_file.is_file():
+        raise CourseError.at(
+            course_file,
+            None,
+            "the course file is missing.",
+            f"Create {COURSE_FILE} with the course title and its books, or point the "
+            "'modules_dir' option at the folder that holds it.",
+        )
+    data, lines = load_yaml(read_text(course_file), course_file)
+    if not isinstance(data, dict):
+        raise CourseError.at(course_file, 1, "is not a mapping.", "Write 'title:' and 'books:'.")
+    require_fields(data, ("title", "summary", "books"), course_file, 1, "the course")
+    books = _load_books(data["books"], course_file, lines.get("books", 1))
+    pages: dict[str, Page] = {}
+    home = Page(
+        id="home",
+        kind=Kind.HOME,
+        title=str(data["title"]),
+        summary=str(data["summary"]),
+        status=Status.BUILT,
+        book=None,
+        source=course_file,
+        meta=data,
+        meta_lines=lines,
+    )
+    _add(pages, home)
+    numbered = next(book for book in books if book.numbered)
+    reading_order = _load_modules(root, numbered, pages)
+    for book in books:
+        if not book.numbered:
+            _load_book_pages(root / "books" / book.id, book, pages)
+    course = Course(
+        title=home.title,
+        summary=home.summary,
+        root=root,
+        books=books,
+        pages=pages,
+        reading_order=reading_order,
+        meta=data,
+    )
+    return course
+
+
+def _load_books(raw: Any, path: Path, line: int) -> list[Book]:
+    if not isinstance(raw, list) or not raw:
+        raise CourseError.at(
+            path, line, "'books' must be a list of books.", "List each book as '- id: …'."
+        )
+    books: list[Book] = []
+    seen: set[str] = set()
+    for entry in raw:
+        if not isinstance(entry, dict):
+            raise CourseError.at(
+                path, line, "a book entry is not a mapping.", "Write 'id:', 'title:', 'summary:'."
+            )
+        require_fields(entry, ("id", "title", "summary"), path, line, "a book")
+        book_id = str(entry["id"])
+        if book_id in seen:
+            raise CourseError.at(
+                path, line, f"the book id '{book_id}' is used twice.", "Give each book its own id."
+            )
+        seen.add(book_id)
+        books.append(
+            Book(
+                id=book_id,
+                title=str(entry["title"]),
+                summary=str(entry["summary"]),
+                folder=str(entry.get("folder", book_id)),
+                numbered=bool(entry.get("numbered", False)),
+            )
+        )
+    if sum(book.numbered for book in books) != 1:
+        raise CourseError.at(
+            path,
+            line,
+            "exactly one book must hold the numbered modules.",
+            "Mark that book with 'numbered: true'.",
+        )
+    return books
+
+
+def _numbered_entries(folder: Path, *, dirs: bool) -> list[tuple[int, str, Path]]:
+    entries = []
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if dirs != entry.is_dir() or entry.name.startswith((".", "_")):
+            continue
+        name = entry.name if dirs else entry.stem
+        if not dirs and entry.suffix != ".md":
+            continue
+        match = NUMBERED_NAME.match(name)
+        if match is None:
+            if dirs and entry.name == "books":
+                continue
+            raise CourseError.at(
+                entry,
+                None,
+                f"'{entry.name}' does not follow the NN-slug naming.",
+                "Name it with a two-digit number and a lowercase slug, like '04-the-bus"
+                + ("'." if dirs else ".md'."),
+            )
+        entries.append((int(match["number"]), match["slug"], entry))
+    return entries
+
+
+def _load_modules(root: Path, book: Book, pages: dict[str, Page]) -> list[Page]:
+    order: list[Page] = []
+    for number, slug, folder in _numbered_entries(root, dirs=True):
+        module_file = folder / MODULE_FILE
+        if not module_file.is_file():
+            raise CourseError.at(
+                module_file,
+                None,
+                "the module folder has no module.md.",
+                "Create it with 'trafikist new module' or move the folder out of modules/.",
+            )
+        module = _page_from_file(module_file, Kind.MODULE, book, f"{book.folder}/{number:02d}-{slug}")
+        module.number = number
+        _add(pages, module)
+        book.pages.append(module)
+        order.append(module)
+        dives = _numbered_entries(folder / "dives", dirs=False)
+        for expected, (dive_number, dive_slug, dive_file) in enumerate(dives, start=1):
+            if dive_number != expected:
+                raise CourseError.at(
+                    dive_file,
+                    None,
+                    f"dive numbered {dive_number:02d} out of sequence: module {number:02d} "
+                    f"expects dive {expected:02d} here.",
+                    f"Rename it to '{expected:02d}-{dive_slug}.md' (dives count 01, 02, … "
+                    "with no gap or repeat).",
+                )
+            dive = _page_from_file(
+                dive_file, Kind.DIVE, book, f"{module.path}/{dive_number:02d}-{dive_slug}"
+            )
+            dive.number = dive_number
+            dive.parent = module
+            module.dives.append(dive)
+            _add(pages, dive)
+            order.append(dive)
+        module.duties = _load_duties(folder)
+    return order
+
+
+def _load_book_pages(folder: Path, book: Book, pages: dict[str, Page]) -> None:
+    for number, slug, page_file in _numbered_entries(folder, dirs=False):
+        page = _page_from_file(page_file, Kind.BOOK_PAGE, book, f"{book.folder}/{slug}")
+        page.number = number
+        book.pages.append(page)
+        _add(pages, page)
+
+
+def _page_from_file(path: Path, kind: Kind, book: Book, site_path: str) -> Page:
+    document = read_front_matter(path)
+    meta = document.meta
+    require_fields(meta, PAGE_FIELDS, path, 1, f"the {kind.value.replace('-', ' ')}")
+    page_id = str(meta["id"])
+    if not ID_PATTERN.match(page_id):
+        raise CourseError.at(
+            path,
+            document.meta_lines.get("id"),
+            f"the id '{page_id}' is not a lowercase slug.",
+            "Use lowercase letters, digits and dashes, like 'the-consumer-loop'.",
+        )
+    try:
+        status = Status(str(meta["status"]))
+    except ValueError:
+        raise CourseError.at(
+            path,
+            document.meta_lines.get("status"),
+            f"unknown status '{meta['status']}'.",
+            f"Use one of: {', '.join(status.value for status in Status)}.",
+        ) from None
+    return Page(
+        id=page_id,
+        kind=kind,
+        title=str(meta["title"]),
+        summary=str(meta["summary"]),
+        status=status,
+        book=book,
+        source=path,
+        body=document.body,
+        body_line=document.body_line,
+        meta=meta,
+        meta_lines=document.meta_lines,
+        path=site_path,
+    )
+
+
+def _add(pages: dict[str, Page], page: Page) -> None:
+    if page.id in pages:
+        first = pages[page.id]
+        raise CourseError.at(
+            page.source or "modules",
+            page.line_of("id"),
+            f"the id '{page.id}' is already used by {first.source}.",
+            "Give this page an id of its own; ids are unique across the course.",
+        )
+    pages[page.id] = page
+
+
+def _load_duties(folder: Path) -> list[Duty]:
+    path = folder / DUTIES_FILE
+    if not path.is_file():
+        return []
+    data, lines = load_yaml(read_text(path), path)
+    raw = data.get("duties") if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        raise CourseError.at(path, 1, "has no 'duties' list.", "Write 'duties:' and a list.")
+    duties: list[Duty] = []
+    seen: set[str] = set()
+    text_lines = read_text(path).splitlines()
+    for entry in raw:
+        line = _line_of_duty(text_lines, entry)
+        if not isinstance(entry, dict):
+            raise CourseError.at(path, line, "a duty is not a mapping.", "Write 'id:', 'label:' …")
+        require_fields(entry, DUTY_FIELDS, path, line, f"the duty '{entry.get('id', '?')}'")
+        duty_id = str(entry["id"])
+        if duty_id in seen:
+            raise CourseError.at(
+                path, line, f"the duty id '{duty_id}' is used twice.", "Give each duty its own id."
+            )
+        seen.add(duty_id)
+        if entry["kind"] not in DUTY_KINDS:
+            raise CourseError.at(
+                path,
+                line,
+                f"the duty '{duty_id}' has unknown kind '{entry['kind']}'.",
+                f"Use one of: {', '.join(DUTY_KINDS)}.",
+            )
+        scenarios = entry.get("scenarios") or []
+        if not isinstance(scenarios, list):
+            raise CourseError.at(
+                path, line, f"the duty '{duty_id}': 'scenarios' is not a list.", "Write a list."
+            )
+        for name in scenarios:
+            if not (folder / "scenarios" / f"{name}.yml").is_file():
+                raise CourseError.at(
+                    path,
+                    line,
+                    f"the duty '{duty_id}' names an unknown scenario '{name}'.",
+                    f"Create scenarios/{name}.yml beside duties.yml, or name an existing one.",
+                )
+        duties.append(
+            Duty(
+                id=duty_id,
+                label=str(entry["label"]),
+                kind=str(entry["kind"]),
+                library=str(entry["library"]),
+                trafikey=str(entry["trafikey"]),
+                between_calls=str(entry["between_calls"]),
+                scenarios=[str(name) for name in scenarios],
+                source=path,
+                line=line,
+            )
+        )
+    return duties
+
+
+def _line_of_duty(text_lines: list[str], entry: Any) -> int:
+    if isinstance(entry, dict) and "id" in entry:
+        for number, text in enumerate(text_lines, start=1):
+            if re.match(rf"^\s*-?\s*id:\s*['\"]?{re.escape(str(entry['id']))}['\"]?\s*$", text):
+                return number
+    return 1
+
+
+def check_links(course: Course) -> None:
+    """Every `id:` link in a page body or its front matter must name a page of the course."""
+    for page in course.pages.values():
+        if page.source is None:
+            continue
+        for offset, text in enumerate(page.body.splitlines()):
+            for match in ID_LINK.finditer(text):
+                _check_id(course, page, match["id"], page.body_line + offset)
+        for key, value in page.meta.items():
+            for text in strings_in(value):
+                for match in ID_LINK.finditer(text):
+                    _check_id(course, page, match["id"], page.line_of(key))
+        for duty in page.duties:
+            for text in (duty.library, duty.trafikey, duty.between_calls):
+                for match in ID_LINK.finditer(text):
+                    _check_id(course, page, match["id"], duty.line, duty.source)
+
+
+def _check_id(
+    course: Course, page: Page, target: str, line: int | None, source: Path | None = None
+) -> None:
+    if target in course.pages:
+        return
+    close = sorted(known for known in course.pages if target and target[:4] in known)[:3]
+    hint = f" Close ids: {', '.join(close)}." if close else ""
+    raise CourseError.at(
+        source or page.source,
+        line,
+        f"the link names an unknown id '{target}'.",
+        f"Link to an id that a page in modules/ declares in its front matter.{hint}",
+    )
+
+
+def strings_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in strings_in(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_in(item)]
+    return []

@@ -1,0 +1,237 @@
+"""Render course pages to Markdown that any Python-Markdown engine turns into the site.
+
+The renderer adds what the structure knows and the author should not type: the page header,
+the in-page section nav, the "pick a duty" widget, the dive cards, "Up next" and the home page.
+Those parts are written as `/// NAME` + `///` lines in the author's Markdown and replaced here.
+Prose blocks (takeaway, forward, excerpt, pattern) are left to the Markdown extensions.
+
+Links are written by id (`id:PAGE`) and resolved by `finalize_html` once the page is HTML, so a
+link works the same in prose, in generated parts and in raw HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import markdown
+import markupsafe
+from markdown.extensions.toc import slugify
+
+from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.course.structure import (
+    STATUS_LEGEND,
+    Course,
+    Kind,
+    Page,
+    Status,
+    relative_url,
+)
+
+# Structural blocks the renderer fills in; anything else between `///` lines is prose.
+GENERATED_BLOCK = re.compile(r"^/// (?P<name>duties|dive-cards|up-next)\s*\n///\s*$", re.M)
+HEADING_2 = re.compile(r"^## (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
+TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
+EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
+RESOLVED_LINK = re.compile(
+    r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<fragment>#[^"]*)?"(?P<after>[^>]*)>'
+)
+
+# The markdown extensions every engine must load for course pages (mkdocs.yml lists them).
+MARKDOWN_EXTENSIONS = (
+    "attr_list",
+    "md_in_html",
+    "toc",
+    "pymdownx.highlight",
+    "pymdownx.superfences",
+    "trafikist.markdown.blocks",
+    "trafikist.markdown.sections",
+)
+
+# Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).
+INLINE_EXTENSIONS = ("attr_list",)
+
+
+@dataclass
+class Section:
+    id: str
+    label: str
+
+
+@dataclass
+class Renderer:
+    """Turns course pages into engine-ready Markdown, and resolves id links in the HTML."""
+
+    course: Course
+    directory_urls: bool = True
+    # Extra generated parts an adapter can register (e.g. the live duty widget).
+    extra_blocks: dict[str, Callable[[Page], str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.templates = jinja2.Environment(
+            loader=jinja2.PackageLoader("trafikist.course", "templates"),
+            autoescape=jinja2.select_autoescape(["html", "j2"]),
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates.globals.update(legend=STATUS_LEGEND, Status=Status, Kind=Kind)
+        self.templates.filters["md"] = self.inline_markdown
+        # Text inside generated HTML (duty rows, summaries) is Markdown too; raw HTML blocks are
+        # not parsed by the engine, so the renderer converts those snippets itself.
+        self._inline = markdown.Markdown(extensions=list(INLINE_EXTENSIONS))
+
+    def inline_markdown(self, text: str) -> markupsafe.Markup:
+        html_text = self._inline.reset().convert(text).strip()
+        if html_text.startswith("<p>") and html_text.endswith("</p>") and html_text.count("<p>") == 1:
+            html_text = html_text[3:-4]
+        return markupsafe.Markup(html_text)
+
+    # -- Markdown -------------------------------------------------------------------------
+
+    def page_markdown(self, page: Page) -> str:
+        """The whole page as Markdown with front matter, ready for the engine."""
+        front = self._front_matter(page)
+        if page.kind is Kind.HOME:
+            return front + self._render("home.md.j2", page=page, course=self.course)
+        if page.status is Status.PLANNED:
+            return front + self._render(
+                "planned.md.j2", page=page, backlinks=self.backlinks(page), body=page.body
+            )
+        lede, rest = split_lede(page.body)
+        rest, sections = with_heading_ids(rest)
+        rest = GENERATED_BLOCK.sub(lambda match: self._generated(match["name"], page), rest)
+        parts = [
+            front,
+            self._render("header.html.j2", page=page),
+            self._render("lede.md.j2", lede=lede.strip()) if lede.strip() else "",
+            self._render("sections.html.j2", sections=sections) if sections else "",
+            rest.strip() + "\n",
+        ]
+        if page.kind is Kind.DIVE:
+            previous, following = self.course.neighbours(page)
+            parts.append(
+                self._render("dive_nav.html.j2", page=page, previous=previous, next=following)
+            )
+        return "\n".join(part for part in parts if part)
+
+    def _front_matter(self, page: Page) -> str:
+        lines = ["---", f"title: {_yaml_string(page.title)}", f"trafikist_id: {page.id}"]
+        if page.status is Status.PLANNED:
+            lines.append("status: planned")  # mkdocs-material shows it in the navigation
+        if page.summary:
+            lines.append(f"description: {_yaml_string(page.summary)}")
+        lines.append("---\n")
+        return "\n".join(lines) + "\n"
+
+    def _generated(self, name: str, page: Page) -> str:
+        if name in self.extra_blocks:
+            return self.extra_blocks[name](page)
+        if name == "duties":
+            return self._render("duties.html.j2", page=page, duties=page.duties)
+        if name == "dive-cards":
+            return self._render("dive_cards.html.j2", page=page)
+        previous, following = self.course.neighbours(page)
+        return self._render(
+            "up_next.html.j2",
+            page=page,
+            previous=previous,
+            next=following,
+            texts=page.meta.get("up_next") or {},
+        )
+
+    def _render(self, template: str, **context: Any) -> str:
+        return self.templates.get_template(template).render(**context)
+
+    # -- Links ----------------------------------------------------------------------------
+
+    def backlinks(self, target: Page) -> list[Page]:
+        """Pages whose text links to `target`, in course order."""
+        found = []
+        for page in self.course.pages.values():
+            texts = [page.body, *strings_in(page.meta)]
+            texts += [d.library + d.trafikey + d.between_calls for d in page.duties]
+            if page is not target and any(
+                match["id"] == target.id for text in texts for match in ID_LINK.finditer(text)
+            ):
+                found.append(page)
+        return found
+
+    def finalize_html(self, page_html: str, page: Page) -> str:
+        """Resolve every `id:` link to a relative URL and mark it with the target's status."""
+
+        def resolve(match: re.Match[str]) -> str:
+            target = self.course.pages.get(match["id"])
+            if target is None:  # the loader has refused unknown ids already
+                return match[0]
+            before, after = match["before"], match["after"]
+            url = relative_url(page, target, self.directory_urls) + (match["fragment"] or "")
+            status_class = f"tk-link tk-link--{target.status.value}"
+            attrs = f"{before}{after}"
+            if 'class="' in attrs:
+                attrs = attrs.replace('class="', f'class="{status_class} ', 1)
+            else:
+                attrs += f' class="{status_class}"'
+            attrs += f' data-status="{target.status.value}"'
+            return f'<a {attrs.strip()} href="{html.escape(url)}">'
+
+        resolved = RESOLVED_LINK.sub(resolve, page_html)
+        return _add_link_badges(resolved)
+
+
+def _add_link_badges(page_html: str) -> str:
+    """Prose links get a status badge after their text; generated parts draw their own."""
+    pattern = re.compile(
+        r'(<a (?:(?!data-no-badge)[^>])*?class="tk-link tk-link--(?P<status>built|planned)'
+        r'[^"]*"(?:(?!data-no-badge)[^>])*>)(?P<text>.*?)</a>',
+        re.S,
+    )
+
+    def badge(match: re.Match[str]) -> str:
+        status = match["status"]
+        return (
+            f'{match[1]}{match["text"]}<span class="tk-badge tk-badge--{status}">'
+            f'<span class="md-visually-hidden">, </span>{status}</span></a>'
+        )
+
+    return pattern.sub(badge, page_html)
+
+
+def split_lede(body: str) -> tuple[str, str]:
+    """The lede is everything before the first level-2 heading."""
+    match = re.search(r"^## ", body, re.M)
+    if match is None:
+        return body, ""
+    return body[: match.start()], body[match.start() :]
+
+
+def with_heading_ids(body: str) -> tuple[str, list[Section]]:
+    """Give each level-2 heading an explicit id, and list them for the section nav."""
+    sections: list[Section] = []
+    lines = body.split("\n")
+    in_fence = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        match = None if in_fence else HEADING_2.match(line)
+        if match is None:
+            continue
+        text, attrs = match["text"], match["attrs"] or ""
+        explicit = EXPLICIT_ID.search(attrs)
+        anchor = explicit["id"] if explicit else slugify(text, "-")
+        label = TOC_LABEL.search(attrs)
+        sections.append(Section(anchor, label["label"] if label else text))
+        if not explicit:
+            attrs = f"#{anchor} {attrs}".strip()
+        lines[index] = f"## {text} {{ {attrs} }}"
+    return "\n".join(lines), sections
+
+
+def _yaml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+

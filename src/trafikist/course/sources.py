@@ -1,0 +1,112 @@
+"""Reading the author's files: YAML data and Markdown with front matter, with line numbers.
+
+Every failure becomes a CourseError that names the file and the line, so an author never sees a
+traceback from YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trafikist.errors import CourseError
+
+FENCE = "---"
+
+
+@dataclass
+class FrontMatterDocument:
+    meta: dict[str, Any]
+    meta_lines: dict[str, int]  # top-level key -> line in the file
+    body: str
+    body_line: int  # line in the file where the body starts
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CourseError.at(
+            path, None, f"is not UTF-8 text ({error.reason}).", "Save the file as UTF-8."
+        ) from None
+
+
+def load_yaml(text: str, path: Path, first_line: int = 1) -> tuple[Any, dict[str, int]]:
+    """Parse YAML; return the data and the line of each top-level mapping key."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = first_line + mark.line if mark else first_line
+        problem = (error.problem or error.context or "is not valid YAML").strip()
+        raise CourseError.at(
+            path,
+            line,
+            f"malformed YAML: {problem}.",
+            "Check the indentation and quote any value that holds ': ', '#' or starts "
+            "with a special character.",
+        ) from None
+    except yaml.YAMLError as error:
+        raise CourseError.at(
+            path, first_line, f"malformed YAML: {error}.", "Check the YAML syntax."
+        ) from None
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _ in node.value:
+            lines[str(key_node.value)] = first_line + key_node.start_mark.line
+    return data, lines
+
+
+def read_front_matter(path: Path) -> FrontMatterDocument:
+    text = read_text(path)
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].strip() != FENCE:
+        raise CourseError.at(
+            path,
+            1,
+            "has no front matter.",
+            "Start the file with a '---' line, the page's fields (id, title, summary, status), "
+            "and a closing '---' line.",
+        )
+    for index in range(1, len(lines)):
+        if lines[index].strip() == FENCE:
+            break
+    else:
+        raise CourseError.at(
+            path, 1, "front matter is never closed.", "Add a '---' line after the page's fields."
+        )
+    meta, meta_lines = load_yaml("".join(lines[1:index]), path, first_line=2)
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise CourseError.at(
+            path, 2, "front matter is not a mapping of fields.", "Write it as 'field: value' lines."
+        )
+    return FrontMatterDocument(
+        meta=meta,
+        meta_lines=meta_lines,
+        body="".join(lines[index + 1 :]),
+        body_line=index + 2,
+    )
+
+
+def require_fields(
+    data: dict[str, Any],
+    fields: tuple[str, ...],
+    path: Path,
+    line: int | None,
+    what: str,
+) -> None:
+    for name in fields:
+        value = data.get(name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise CourseError.at(
+                path,
+                line,
+                f"{what} is missing the required field '{name}'.",
+                f"Add '{name}: …' (required: {', '.join(fields)}).",
+            )

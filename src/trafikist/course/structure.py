@@ -1,0 +1,156 @@
+"""The course's domain objects: books, pages and their statuses.
+
+These are plain data. The loader builds them from `modules/`; the renderer and every adapter
+read them. Nothing here knows about MkDocs.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+
+class Status(StrEnum):
+    BUILT = "built"
+    PLANNED = "planned"
+
+
+class Kind(StrEnum):
+    HOME = "home"
+    MODULE = "module"
+    DIVE = "dive"
+    BOOK_PAGE = "book-page"
+    REFERENCE = "reference"
+    EXTRA = "extra"
+
+
+STATUS_LEGEND = {
+    Status.BUILT: "page ready to read",
+    Status.PLANNED: "page not written yet",
+}
+
+
+@dataclass
+class Book:
+    """One book of the course: Trafikist itself (numbered modules) or a companion book."""
+
+    id: str
+    title: str
+    summary: str
+    folder: str  # URL folder of its pages, e.g. "queue"
+    numbered: bool  # True for the book of modules (module 03, 04 …)
+    pages: list[Page] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    """One page of the site, as the course describes it."""
+
+    id: str
+    kind: Kind
+    title: str
+    summary: str
+    status: Status
+    book: Book | None
+    source: Path | None  # the author's file, or None for a generated page
+    body: str = ""  # Markdown after the front matter
+    body_line: int = 1  # line of `source` where `body` starts
+    meta: dict[str, Any] = field(default_factory=dict)
+    number: int | None = None
+    parent: Page | None = None
+    dives: list[Page] = field(default_factory=list)
+    path: str = ""  # folder of the page in the site, "" for the home page
+    duties: list[Duty] = field(default_factory=list)
+    meta_lines: dict[str, int] = field(default_factory=dict)  # front matter key -> line
+
+    @property
+    def number_label(self) -> str:
+        return f"{self.number:02d}" if self.number is not None else ""
+
+    @property
+    def kicker(self) -> str:
+        """The label above the title, parts separated by middle dots."""
+        if self.kind is Kind.MODULE:
+            return f"{self.book.title} · module {self.number_label}"
+        if self.kind is Kind.DIVE and self.parent is not None:
+            return f"{self.parent.kicker} · dive {self.number_label}"
+        if self.book is not None:
+            return self.book.title
+        return ""
+
+    def src_uri(self, directory_urls: bool = True) -> str:
+        """Where the generated Markdown lives among the site's files.
+
+        A module is the index page of its section (its dives sit under it); every other page
+        is a plain file, so the theme never mistakes a book's first page for the book's index.
+        """
+        if not self.path:
+            return "index.md"
+        if self.kind is Kind.MODULE:
+            return f"{self.path}/index.md"
+        return f"{self.path}.md"
+
+    def url(self, directory_urls: bool = True) -> str:
+        if not self.path:
+            return "" if directory_urls else "index.html"
+        return f"{self.path}/" if directory_urls else f"{self.path}/index.html"
+
+    def line_of(self, key: str) -> int | None:
+        return self.meta_lines.get(key)
+
+
+@dataclass
+class Duty:
+    """One duty of the "pick a duty" widget: who carries it today, and how to run it."""
+
+    id: str
+    label: str
+    kind: str  # waiting, time or broadcast
+    library: str
+    trafikey: str
+    between_calls: str
+    scenarios: list[str]
+    source: Path
+    line: int
+
+
+@dataclass
+class Course:
+    title: str
+    summary: str
+    root: Path
+    books: list[Book]
+    pages: dict[str, Page]
+    reading_order: list[Page]  # the numbered book's modules and dives, in order
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def page(self, page_id: str) -> Page:
+        return self.pages[page_id]
+
+    def neighbours(self, page: Page) -> tuple[Page | None, Page | None]:
+        """The previous and next page in reading order."""
+        order = self.reading_order
+        if page not in order:
+            return None, None
+        index = order.index(page)
+        previous = order[index - 1] if index > 0 else None
+        following = order[index + 1] if index + 1 < len(order) else None
+        return previous, following
+
+    @property
+    def home(self) -> Page:
+        return self.pages["home"]
+
+
+def relative_url(from_page: Page, to_page: Page, directory_urls: bool = True) -> str:
+    """A link from one page to another that works from any base path, and from file://."""
+    source = from_page.url(directory_urls)
+    here = source.rstrip("/") if source.endswith("/") else posixpath.dirname(source)
+    target = to_page.url(directory_urls)
+    if directory_urls:
+        rel = posixpath.relpath(target or ".", here or ".")
+        return "./" if rel == "." else rel + "/"
+    return posixpath.relpath(target, here or ".")

@@ -1,0 +1,47 @@
+"""One error type for every kind of bad input an author can give.
+
+Each error names the file, the line where there is one, what is wrong and how to fix it, so the
+adapters (mkdocs, the CLI) can print it as one line and exit non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the course sources."""
+
+    file: Path | str
+    line: int | None
+    what: str
+    fix: str
+
+    def location(self) -> str:
+        file = _display_path(self.file)
+        return f"{file}:{self.line}" if self.line else file
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.what} Fix: {self.fix}"
+
+
+class CourseError(Exception):
+    """Raised with one or more problems; its message lists them, one a line."""
+
+    def __init__(self, problems: Problem | list[Problem]):
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        super().__init__("\n".join(str(problem) for problem in self.problems))
+
+    @classmethod
+    def at(cls, file: Path | str, line: int | None, what: str, fix: str) -> CourseError:
+        return cls(Problem(file, line, what, fix))
+
+
+def _display_path(file: Path | str) -> str:
+    path = Path(file)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,1 @@
+"""Python-Markdown extensions for course pages; none of them imports MkDocs."""

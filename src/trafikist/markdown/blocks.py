@@ -1,0 +1,101 @@
+"""The course's prose blocks, as pymdownx.blocks extensions (they run under any Python-Markdown
+engine: MkDocs today, Zensical next).
+
+    /// takeaway            the one sentence that closes a section
+    /// forward             where the specifications take it (future tense, after the lesson)
+    /// excerpt | caption   a captioned code excerpt; `quotes: registry` marks it for the checks
+    /// pattern | title     two sides, each opened by a level-4 heading
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+from typing import Any
+
+from markdown import Markdown
+from pymdownx.blocks import BlocksExtension
+from pymdownx.blocks.block import Block, type_string, type_string_in
+
+FORWARD_LABEL = "Where the specifications take it"
+
+
+class Takeaway(Block):
+    NAME = "takeaway"
+    ARGUMENT = False
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        block = etree.SubElement(parent, "div", {"class": "tk-takeaway", "role": "note"})
+        label = etree.SubElement(block, "p", {"class": "tk-takeaway__label"})
+        label.text = "Takeaway"
+        return block
+
+
+class Forward(Block):
+    NAME = "forward"
+    ARGUMENT = None  # an optional label replaces the default one
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        block = etree.SubElement(parent, "aside", {"class": "tk-forward"})
+        label = etree.SubElement(block, "p", {"class": "tk-forward__label"})
+        label.text = self.argument or FORWARD_LABEL
+        return block
+
+
+class Excerpt(Block):
+    NAME = "excerpt"
+    ARGUMENT = True  # the caption: source, then what the excerpt shows
+    OPTIONS = {
+        "quotes": ("", type_string_in(["", "registry"])),
+        "source": ("", type_string),
+    }
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        attributes = {"class": "tk-excerpt"}
+        if self.options["quotes"]:
+            attributes["data-quotes"] = self.options["quotes"]
+        figure = etree.SubElement(parent, "figure", attributes)
+        caption = etree.SubElement(figure, "figcaption", {"class": "tk-excerpt__caption"})
+        caption.text = self.argument
+        return figure
+
+
+class Pattern(Block):
+    NAME = "pattern"
+    ARGUMENT = None
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        panel = etree.SubElement(parent, "section", {"class": "tk-pattern"})
+        if self.argument:
+            panel.set("aria-label", self.argument)
+            title = etree.SubElement(panel, "p", {"class": "tk-pattern__title"})
+            title.text = self.argument
+        return panel
+
+    def on_end(self, block: etree.Element) -> None:
+        """Group the content into one side per level-4 heading."""
+        children = list(block)
+        side: etree.Element | None = None
+        for child in children:
+            if child.tag == "p" and child.get("class") == "tk-pattern__title":
+                continue
+            block.remove(child)
+            if child.tag == "h4":
+                side = etree.SubElement(block, "div", {"class": "tk-pattern__side"})
+                child.set("class", "tk-pattern__label")
+                child.tag = "p"
+            elif side is None:
+                side = etree.SubElement(block, "div", {"class": "tk-pattern__side"})
+            side.append(child)
+
+
+BLOCKS: tuple[type[Block], ...] = (Takeaway, Forward, Excerpt, Pattern)
+
+
+class CourseBlocksExtension(BlocksExtension):
+    def extendMarkdownBlocks(self, md: Markdown, block_mgr: Any) -> None:  # noqa: N802
+        for block in BLOCKS:
+            block_mgr.register(block, self.getConfigs())
+
+
+def makeExtension(*args: Any, **kwargs: Any) -> CourseBlocksExtension:  # noqa: N802
+    return CourseBlocksExtension(*args, **kwargs)

@@ -1,0 +1,95 @@
+"""Inline registry syntax for course pages, as a plain Python-Markdown extension.
+
+- A claim `[sentence]{claim: EMQ.PROMOTE.arity = 6}` renders as the sentence alone, wrapped as
+  `<span class="tk-claim" data-claim="EMQ.PROMOTE.arity = 6">sentence</span>`; the build checks
+  the claim (trafikist.registry.claims).
+- An `EMQ.*` verb written in prose links to its reference page:
+  `<a class="tk-verb" href="id:command-emq-promote"><code>EMQ.PROMOTE</code></a>`. Verbs in code
+  spans, code blocks and existing links stay as they are. The `id:` href is resolved to a
+  relative URL after Markdown by the site's finalizer.
+
+Options: `verbs` (the registered verb names; others are left as text, so a sentence may name a
+verb that does not exist; empty links every verb) and `id_prefix` (default `command-`).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from markdown.util import AtomicString
+
+from trafikist.registry.model import command_slug
+from trafikist.registry.syntax import VERB, claim_at
+
+# After code spans (190) and escapes (180), so a claim's sentence keeps its code spans and a
+# claim inside a code span stays literal; before links (160), so a claim may hold links.
+CLAIM_PRIORITY = 175
+# After links, so a verb inside a link's text stays plain; before emphasis, which would read
+# an underscore in a verb name.
+VERB_PRIORITY = 115
+
+
+class ClaimInlineProcessor(InlineProcessor):
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(r"\[", md)
+
+    def handleMatch(  # noqa: N802
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        span = claim_at(data, m.start(0))
+        if span is None:
+            return None, None, None
+        element = etree.Element("span", {"class": "tk-claim", "data-claim": span.expression})
+        element.text = span.text  # later patterns render its code, links and verbs
+        return element, span.start, span.end
+
+
+class VerbInlineProcessor(InlineProcessor):
+    ANCESTOR_EXCLUDES = ("a", "code")
+
+    def __init__(self, md: Markdown, verbs: set[str] | None, id_prefix: str) -> None:
+        super().__init__(VERB.pattern, md)
+        self.verbs = verbs
+        self.id_prefix = id_prefix
+
+    def handleMatch(  # noqa: N802
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        verb = m.group(0)
+        if self.verbs is not None and verb not in self.verbs:
+            return None, None, None
+        link = etree.Element(
+            "a", {"class": "tk-verb", "href": f"id:{self.id_prefix}{command_slug(verb)}"}
+        )
+        code = etree.SubElement(link, "code")
+        code.text = AtomicString(verb)
+        return link, m.start(0), m.end(0)
+
+
+class RegistryInlineExtension(Extension):
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {
+            # A list default: Python-Markdown reads a None default as a boolean option.
+            "verbs": [[], "Registered verb names to link; empty links every EMQ.* verb."],
+            "id_prefix": ["command-", "Prefix of a command reference page's id."],
+        }
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+        verbs = self.getConfig("verbs")
+        md.inlinePatterns.register(ClaimInlineProcessor(md), "trafikist-claim", CLAIM_PRIORITY)
+        md.inlinePatterns.register(
+            VerbInlineProcessor(
+                md, set(verbs) if verbs else None, self.getConfig("id_prefix")
+            ),
+            "trafikist-verb",
+            VERB_PRIORITY,
+        )
+
+
+def makeExtension(**kwargs: Any) -> RegistryInlineExtension:  # noqa: N802
+    return RegistryInlineExtension(**kwargs)

@@ -1,0 +1,1 @@
+"""The MkDocs adapter: a thin plugin over trafikist's engine-free core."""

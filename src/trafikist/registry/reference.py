@@ -1,0 +1,154 @@
+"""The command reference: one generated page per registry row, in the manner of Valkey's.
+
+Each page shows the summary, arity, flags, ACL categories, key spec, complexity, since and the
+handler, marks every value that is the model's own choice, and lists the lessons that quote or
+name the verb ("Quoted in").
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from trafikist.course.structure import Book, Course, Kind, Page, Status
+from trafikist.registry import rust, syntax
+from trafikist.registry.model import Registry, Row, command_page_id, command_slug
+
+REFERENCE_BOOK_ID = "reference"
+CHOSEN_NOTE = "the model's own choice, not trafikey's"
+NOT_GIVEN = "none (`None`)"
+
+
+def reference_book() -> Book:
+    return Book(
+        id=REFERENCE_BOOK_ID,
+        title="Command reference",
+        summary=(
+            "One page per row of trafikey's registry::TABLE: arity, flags, ACL categories, key "
+            "spec and handler, and the lessons that quote it."
+        ),
+        folder="reference",
+        numbered=False,
+    )
+
+
+def reference_pages(course: Course, registry: Registry) -> list[Page]:
+    book = reference_book()
+    quoted_in = verbs_by_page(course, registry)
+    pages: list[Page] = []
+    for row in registry.rows.values():
+        lessons = [page for page, verbs in quoted_in if row.name in verbs]
+        summary = _summary(row)
+        page = Page(
+            id=command_page_id(row.name),
+            kind=Kind.REFERENCE,
+            title=row.name,
+            summary=summary,
+            status=Status.BUILT,
+            book=book,
+            source=None,
+            body=command_body(row, lessons, registry),
+            path=f"reference/{command_slug(row.name)}",
+            meta={"command": row.name, "chosen": sorted(row.chosen_fields)},
+        )
+        book.pages.append(page)
+        pages.append(page)
+    return pages
+
+
+def verbs_by_page(course: Course, registry: Registry) -> list[tuple[Page, set[str]]]:
+    """Each author-written page and the registered verbs it quotes or names, in course order."""
+    found: list[tuple[Page, set[str]]] = []
+    for page in course.pages.values():
+        if page.source is None:
+            continue
+        scanned = syntax.scan(page.body)
+        texts = [scanned.prose, str(page.meta.get("summary", ""))]
+        texts += [
+            text
+            for duty in page.duties
+            for text in (duty.label, duty.library, duty.trafikey, duty.between_calls)
+        ]
+        verbs = {match.group() for text in texts for match in syntax.VERB.finditer(text)}
+        for fence in scanned.fences:
+            if fence.excerpt is not None and fence.excerpt.quotes_registry:
+                parsed = rust.rows_in_fragment("\n".join(fence.code), page.source, 1)
+                verbs |= {row.name for row in parsed.rows}
+        verbs &= set(registry.rows)
+        if verbs:
+            found.append((page, verbs))
+    return found
+
+
+def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
+    lines = [f"`{row.name}`: {_summary(row)}", ""]
+    lines += ["| | |", "|---|---|"]
+    for label, value, fields in _facts(row):
+        chosen = [field for field in fields if field in row.chosen_fields]
+        note = f" — *{CHOSEN_NOTE}*" if chosen else ""
+        lines.append(f"| {label} | {value}{note} |")
+    lines.append("")
+    if row.chosen_fields:
+        lines += [
+            "The seed names this command and says what it does, but does not give the values "
+            f"marked *{CHOSEN_NOTE}*: the snapshot holds a value the model chose, and no lesson "
+            "quotes it as trafikey's.",
+            "",
+        ]
+    lines += ["## Quoted in", ""]
+    if lessons:
+        lines += [f"- [{page.title}](id:{page.id})" for page in lessons]
+    else:
+        lines.append("No lesson quotes or names this command yet.")
+    lines += ["", "## The row", ""]
+    where = "the snapshot" if registry.is_snapshot else "trafikey"
+    lines += [
+        f"As {where} holds it, in `{row.file.name}` line {row.line}"
+        + (" (the comment lists the fields the model chose):" if row.chosen_fields else ":"),
+        "",
+        "```rust",
+        *textwrap.dedent(row.text).splitlines(),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _facts(row: Row) -> list[tuple[str, str, tuple[str, ...]]]:
+    def code(value: Any) -> str:
+        return NOT_GIVEN if value is None else f"`{value}`"
+
+    def listed(values: list[str]) -> str:
+        return ", ".join(f"`{value}`" for value in values) or "none"
+
+    arity = row.arity
+    arity_text = (
+        NOT_GIVEN
+        if arity is None
+        else f"{arity} ({'at least ' + str(-arity) if arity < 0 else 'exactly ' + str(arity)} "
+        "arguments, the command name included)"
+    )
+    return [
+        ("Summary", _summary_text(row), ("summary",)),
+        ("Arity", arity_text, ("arity",)),
+        ("Flags", listed(row.flags), ("flags",)),
+        ("ACL categories", listed([f"@{category}" for category in row.acl]), ("acl",)),
+        ("Key spec", code(row.value("keys")), ("keys",)),
+        ("Complexity", code(row.value("complexity")), ("complexity",)),
+        ("Since", code(row.value("since")), ("since",)),
+        ("Family", code(row.value("family")), ("family",)),
+        ("Capabilities", listed(row.caps), ("caps",)),
+        ("Handler", code(row.handler), ("handler", "key")),
+    ]
+
+
+def _summary_text(row: Row) -> str:
+    summary = row.value("summary")
+    return NOT_GIVEN if summary is None else str(summary).replace("|", "\\|")
+
+
+def _summary(row: Row) -> str:
+    summary = row.value("summary")
+    if summary is None:
+        return "A command of trafikey's registry."
+    return f"{summary} ({CHOSEN_NOTE})" if "summary" in row.chosen_fields else str(summary)

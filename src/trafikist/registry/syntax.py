@@ -1,0 +1,250 @@
+"""What the checks read in a page's Markdown: claims, verbs, library names, code fences and
+excerpt blocks. Pure text scanning, shared by the checks and the Markdown extension.
+
+The claim syntax is a bracketed span followed by the claim:
+
+    [no row of its registration table carries the blocking command flag]{claim: *.flags lacks blocking}
+
+The reader sees only the text in brackets.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+CLAIM_OPEN = re.compile(r"\{\s*claim\s*:")
+# EMQ.PROMOTE, EMQ.STALLED.CHECK; not the family wildcard `EMQ.*`.
+VERB = re.compile(r"(?<![\w.@/-])EMQ(?:\.[A-Z][A-Z0-9_]*)+(?![\w])")
+FUNCTION = re.compile(r"(?<![\w.@/])(?P<name>(?:[A-Z]\w*\.)+[a-z_]\w*[!?]?/\d+)")
+MODULE = re.compile(r"(?<![\w.@/])EchoMQ(?:\.[A-Z]\w*)+")
+SCRIPT = re.compile(r"(?<![\w@.`/-])@[a-z_][a-z0-9_]*\b|(?<=`)@[a-z_][a-z0-9_]*\b")
+FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+BLOCK_OPEN = re.compile(r"^\s*(?P<slashes>/{3,})\s*(?P<name>[\w-]+)\s*(?:\|\s*(?P<arg>.*))?$")
+BLOCK_CLOSE = re.compile(r"^\s*(?P<slashes>/{3,})\s*$")
+OPTION = re.compile(r"^\s{4,}(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+MODELS_OWN = re.compile(r"model['’]s own", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ClaimSpan:
+    start: int  # offset of `[`
+    end: int  # offset after `}`
+    text: str  # what the reader sees, as written (Markdown)
+    expression: str  # what the build checks
+    text_start: int  # offset of the text, after `[`
+
+    @property
+    def sentence(self) -> str:
+        return plain(self.text)
+
+
+@dataclass
+class Fence:
+    first_line: int  # index (0-based) in the body of the first code line
+    info: str
+    code: list[str] = field(default_factory=list)
+    excerpt: Excerpt | None = None
+
+
+@dataclass
+class Excerpt:
+    line: int  # index (0-based) of the `/// excerpt` line
+    caption: str
+    options: dict[str, str]
+    fences: list[Fence] = field(default_factory=list)
+
+    @property
+    def quotes_registry(self) -> bool:
+        return self.options.get("quotes", "").strip().strip("'\"") == "registry"
+
+    @property
+    def says_models_own(self) -> bool:
+        return bool(MODELS_OWN.search(self.caption))
+
+
+@dataclass
+class Scanned:
+    """A page body split into prose (code fences blanked out) and its fences and excerpts."""
+
+    prose: str  # same length and lines as the body, fenced code replaced by spaces
+    fences: list[Fence]
+    excerpts: list[Excerpt]
+    line_starts: list[int]
+
+    def line_of(self, offset: int) -> int:
+        """0-based line index of an offset."""
+        return bisect.bisect_right(self.line_starts, offset) - 1
+
+
+def scan(body: str) -> Scanned:
+    lines = body.splitlines(keepends=True)
+    prose_lines: list[str] = []
+    fences: list[Fence] = []
+    excerpts: list[Excerpt] = []
+    blocks: list[tuple[int, Excerpt | None]] = []  # open blocks: slash count, excerpt or None
+    fence: Fence | None = None
+    fence_mark = ""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        stripped = line.rstrip("\r\n")
+        if fence is not None:
+            if stripped.strip().startswith(fence_mark) and set(stripped.strip()) <= {
+                fence_mark[0]
+            }:
+                fence = None
+                prose_lines.append(blank(line))
+            else:
+                fence.code.append(stripped)
+                prose_lines.append(blank(line))
+            index += 1
+            continue
+        opening = FENCE_OPEN.match(stripped)
+        if opening:
+            excerpt = next((ex for _, ex in reversed(blocks) if ex is not None), None)
+            fence = Fence(first_line=index + 1, info=opening["info"].strip(), excerpt=excerpt)
+            fence_mark = opening["fence"]
+            fences.append(fence)
+            if excerpt is not None:
+                excerpt.fences.append(fence)
+            prose_lines.append(blank(line))
+            index += 1
+            continue
+        block = BLOCK_OPEN.match(stripped)
+        if block:
+            excerpt = None
+            prose_lines.append(line)
+            index += 1
+            options: dict[str, str] = {}
+            while index < len(lines) and (option := OPTION.match(lines[index].rstrip("\r\n"))):
+                options[option["key"]] = option["value"].strip()
+                prose_lines.append(blank(lines[index]))
+                index += 1
+            if block["name"] == "excerpt":
+                excerpt = Excerpt(
+                    line=index - 1 - len(options), caption=block["arg"] or "", options=options
+                )
+                excerpts.append(excerpt)
+            blocks.append((len(block["slashes"]), excerpt))
+            continue
+        closing = BLOCK_CLOSE.match(stripped)
+        if closing:
+            count = len(closing["slashes"])
+            for position in range(len(blocks) - 1, -1, -1):
+                if blocks[position][0] == count:
+                    del blocks[position:]
+                    break
+        prose_lines.append(line)
+        index += 1
+    prose = HTML_COMMENT.sub(lambda match: blank(match.group()), "".join(prose_lines))
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line))
+    return Scanned(prose=prose, fences=fences, excerpts=excerpts, line_starts=starts)
+
+
+def blank(text: str) -> str:
+    """Spaces in place of every character but line breaks, so offsets and lines stay put."""
+    return re.sub(r"[^\r\n]", " ", text)
+
+
+def find_claims(text: str) -> Iterator[ClaimSpan]:
+    """Every `[text]{claim: …}` in `text`, outermost first, left to right; none inside a code
+    span or after a backslash, as Markdown would read them."""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+        elif char == "`":
+            index = _after_code_span(text, index)
+        elif char == "[" and (span := claim_at(text, index)) is not None:
+            yield span
+            index = span.end
+        else:
+            index += 1
+
+
+def claim_at(text: str, start: int) -> ClaimSpan | None:
+    """The claim that opens at `text[start] == "["`, or None when there is none."""
+    close = _matching_bracket(text, start)
+    if close is None:
+        return None
+    opening = CLAIM_OPEN.match(text, close + 1)
+    if opening is None:
+        return None
+    end = _closing_brace(text, opening.end())
+    if end is None:
+        return None
+    return ClaimSpan(
+        start=start,
+        end=end + 1,
+        text=text[start + 1 : close],
+        expression=" ".join(text[opening.end() : end].split()),
+        text_start=start + 1,
+    )
+
+
+def _matching_bracket(text: str, start: int) -> int | None:
+    depth = 0
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "`":
+            index = _after_code_span(text, index)
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None
+
+
+def _after_code_span(text: str, start: int) -> int:
+    """The offset after the code span that opens at `start` (or after its backticks if none)."""
+    run = len(text[start:]) - len(text[start:].lstrip("`"))
+    end = text.find("`" * run, start + run)
+    return end + run if end != -1 else start + run
+
+
+def _closing_brace(text: str, start: int) -> int | None:
+    quoted = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if char == '"':
+            quoted = not quoted
+        elif char == "}" and not quoted:
+            return index
+        elif char == "\n" and index + 1 < len(text) and text[index + 1] == "\n":
+            return None  # a claim never spans paragraphs
+    return None
+
+
+def strip_claims(text: str) -> str:
+    """The text as the reader sees it: every claim reduced to its bracketed words."""
+    parts: list[str] = []
+    position = 0
+    for span in find_claims(text):
+        parts.append(text[position : span.start])
+        parts.append(strip_claims(span.text))
+        position = span.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def plain(markdown: str) -> str:
+    """Markdown inline text as a sentence to quote: links reduced to their text, claims to theirs,
+    whitespace collapsed."""
+    text = strip_claims(markdown)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return " ".join(text.split())

@@ -1,0 +1,91 @@
+"""Shared helpers for the tests: build the site, parse its pages, serve it, drive Chromium."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+# Flags measured on these machines: no sandbox as root, and no calls to outside hosts.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MODULE_04 = "trafikist/04-blocking-timers-and-the-bus/index.html"
+
+
+def build_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env.pop("TRAFIKIST_REGISTRY", None)
+    return env
+
+
+def mkdocs_build(
+    project: Path, site_dir: Path, *extra: str, strict: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Run `mkdocs build` the way an author does, and return what it printed."""
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site_dir), *extra]
+    if strict:
+        command.append("--strict")
+    return subprocess.run(
+        command, cwd=project, env=build_env(), capture_output=True, text=True, timeout=300
+    )
+
+
+def copy_project(destination: Path) -> Path:
+    """A copy of everything the build reads, to mutate in a test."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for name in ("mkdocs.yml", "modules", "docs", "overrides", "widgets", "registry"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name)
+        elif source.is_file():
+            shutil.copy2(source, destination / name)
+    if (ROOT / "node_modules").is_dir():
+        (destination / "node_modules").symlink_to(ROOT / "node_modules")
+    return destination
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def article(page: BeautifulSoup):
+    """The page's own content, without the theme's navigation."""
+    return page.select_one("article.md-content__inner")
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 on a free port; yields the base URL."""
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
