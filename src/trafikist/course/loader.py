@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from trafikist.course.sources import (
+    line_of_path,
     load_yaml,
+    load_yaml_node,
     read_front_matter,
     read_text,
     require_fields,
@@ -159,7 +161,9 @@ def _load_modules(root: Path, book: Book, pages: dict[str, Page]) -> list[Page]:
                 "the module folder has no module.md.",
                 "Create it with 'trafikist new module' or move the folder out of modules/.",
             )
-        module = _page_from_file(module_file, Kind.MODULE, book, f"{book.folder}/{number:02d}-{slug}")
+        module = _page_from_file(
+            module_file, Kind.MODULE, book, f"{book.folder}/{number:02d}-{slug}"
+        )
         module.number = number
         _add(pages, module)
         book.pages.append(module)
@@ -248,15 +252,16 @@ def _load_duties(folder: Path) -> list[Duty]:
     path = folder / DUTIES_FILE
     if not path.is_file():
         return []
-    data, lines = load_yaml(read_text(path), path)
+    text = read_text(path)
+    data, node = load_yaml_node(text, path)
     raw = data.get("duties") if isinstance(data, dict) else None
     if not isinstance(raw, list):
         raise CourseError.at(path, 1, "has no 'duties' list.", "Write 'duties:' and a list.")
     duties: list[Duty] = []
     seen: set[str] = set()
-    text_lines = read_text(path).splitlines()
-    for entry in raw:
-        line = _line_of_duty(text_lines, entry)
+    for index, entry in enumerate(raw):
+        # The line of this entry's id (or of the entry), so a repeated id points at the repeat.
+        line = line_of_path(node, f"duties[{index}].id") or 1
         if not isinstance(entry, dict):
             raise CourseError.at(path, line, "a duty is not a mapping.", "Write 'id:', 'label:' …")
         require_fields(entry, DUTY_FIELDS, path, line, f"the duty '{entry.get('id', '?')}'")
@@ -286,6 +291,8 @@ def _load_duties(folder: Path) -> list[Duty]:
                     f"the duty '{duty_id}' names an unknown scenario '{name}'.",
                     f"Create scenarios/{name}.yml beside duties.yml, or name an existing one.",
                 )
+            check_scenario(folder / "scenarios" / f"{name}.yml")
+        _check_processes(entry, duty_id, [str(name) for name in scenarios], folder, path, line)
         duties.append(
             Duty(
                 id=duty_id,
@@ -302,12 +309,74 @@ def _load_duties(folder: Path) -> list[Duty]:
     return duties
 
 
-def _line_of_duty(text_lines: list[str], entry: Any) -> int:
-    if isinstance(entry, dict) and "id" in entry:
-        for number, text in enumerate(text_lines, start=1):
-            if re.match(rf"^\s*-?\s*id:\s*['\"]?{re.escape(str(entry['id']))}['\"]?\s*$", text):
-                return number
-    return 1
+def _check_processes(
+    entry: dict[str, Any], duty_id: str, scenarios: list[str], folder: Path, path: Path, line: int
+) -> None:
+    """A duty's `process` (or `processes`) names the processes the widget follows; each must
+    be a process, by name or by kind, of one of the scenarios the duty runs."""
+    named = entry.get("processes", entry.get("process"))
+    if named is None:
+        return
+    wanted = [named] if isinstance(named, str) else named
+    if not isinstance(wanted, list) or not all(isinstance(name, str) for name in wanted):
+        raise CourseError.at(
+            path,
+            line,
+            f"the duty '{duty_id}': 'process' must be a process name or a list of names.",
+            "Write 'process: consumer1' or 'processes: [consumer1, pump1]'.",
+        )
+    known: dict[str, None] = {}
+    for name in scenarios:
+        for process in check_scenario(folder / "scenarios" / f"{name}.yml").processes:
+            known[process.name] = None
+            known[process.kind] = None
+    for name in wanted:
+        if name not in known:
+            where = ", ".join(f"scenarios/{scenario}.yml" for scenario in scenarios)
+            raise CourseError.at(
+                path,
+                line,
+                f"the duty '{duty_id}' names an unknown process '{name}'"
+                + (
+                    f": no scenario it runs ({where}) has a process of that name or kind."
+                    if scenarios
+                    else ": the duty runs no scenario."
+                ),
+                f"Use one of: {', '.join(known)}."
+                if known
+                else "Add 'scenarios:' to the duty, with the scenario whose process it follows.",
+            )
+
+
+# Scenario files checked during this process's life: (path, content) -> the checked scenario.
+# A serve rebuild re-checks only the files whose text changed.
+_SCENARIOS: dict[tuple[Path, str], Any] = {}
+
+
+def check_scenario(path: Path) -> Any:
+    """Read a scenario file and check it against the model's schema; raise CourseError naming
+    the file, the line of the bad field, what is wrong and the fix."""
+    text = read_text(path)
+    cached = _SCENARIOS.get((path, text))
+    if cached is not None:
+        return cached
+    from trafikist.model import Scenario, ScenarioError  # the model loads only when needed
+
+    data, node = load_yaml_node(text, path)
+    try:
+        scenario = Scenario.from_dict(data, source=str(path))
+    except ScenarioError as error:
+        field = f"'{error.path}' " if error.path else ""
+        raise CourseError.at(
+            path,
+            line_of_path(node, error.path),
+            f"the scenario breaks its schema: {field}{error.what}",
+            f"{error.fix} (docs/scenarios.md lists every field.)",
+        ) from None
+    if len(_SCENARIOS) > 512:
+        _SCENARIOS.clear()
+    _SCENARIOS[(path, text)] = scenario
+    return scenario
 
 
 def check_links(course: Course) -> None:

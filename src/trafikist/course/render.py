@@ -23,17 +23,20 @@ import markupsafe
 from markdown.extensions.toc import slugify
 
 from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.errors import CourseError
 from trafikist.course.structure import (
     STATUS_LEGEND,
     Course,
     Kind,
     Page,
     Status,
-    relative_url,
+    relative_link,
 )
 
 # Structural blocks the renderer fills in; anything else between `///` lines is prose.
 GENERATED_BLOCK = re.compile(r"^/// (?P<name>duties|dive-cards|up-next)\s*\n///\s*$", re.M)
+# The draft a scaffolded planned page carries (trafikist.course.scaffold), to the end marker.
+DRAFT = re.compile(r"^<!-- trafikist:draft\b.*?\btrafikist:draft -->[ \t]*\n?", re.M | re.S)
 HEADING_2 = re.compile(r"^## (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
@@ -70,6 +73,9 @@ class Renderer:
     directory_urls: bool = True
     # Extra generated parts an adapter can register (e.g. the live duty widget).
     extra_blocks: dict[str, Callable[[Page], str]] = field(default_factory=dict)
+    # Extensions for Markdown inside generated HTML, beyond INLINE_EXTENSIONS (e.g. the
+    # registry's claims and verb links).
+    inline_extensions: list[object] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.templates = jinja2.Environment(
@@ -84,11 +90,19 @@ class Renderer:
         self.templates.filters["md"] = self.inline_markdown
         # Text inside generated HTML (duty rows, summaries) is Markdown too; raw HTML blocks are
         # not parsed by the engine, so the renderer converts those snippets itself.
-        self._inline = markdown.Markdown(extensions=list(INLINE_EXTENSIONS))
+        self._inline: markdown.Markdown | None = None
 
     def inline_markdown(self, text: str) -> markupsafe.Markup:
+        if self._inline is None:
+            self._inline = markdown.Markdown(
+                extensions=[*INLINE_EXTENSIONS, *self.inline_extensions]
+            )
         html_text = self._inline.reset().convert(text).strip()
-        if html_text.startswith("<p>") and html_text.endswith("</p>") and html_text.count("<p>") == 1:
+        if (
+            html_text.startswith("<p>")
+            and html_text.endswith("</p>")
+            and html_text.count("<p>") == 1
+        ):
             html_text = html_text[3:-4]
         return markupsafe.Markup(html_text)
 
@@ -100,8 +114,10 @@ class Renderer:
         if page.kind is Kind.HOME:
             return front + self._render("home.md.j2", page=page, course=self.course)
         if page.status is Status.PLANNED:
+            # A scaffolded draft stays in the source for its author, out of the published page.
+            body = DRAFT.sub("", page.body)
             return front + self._render(
-                "planned.md.j2", page=page, backlinks=self.backlinks(page), body=page.body
+                "planned.md.j2", page=page, backlinks=self.backlinks(page), body=body
             )
         lede, rest = split_lede(page.body)
         rest, sections = with_heading_ids(rest)
@@ -133,7 +149,7 @@ class Renderer:
         if name in self.extra_blocks:
             return self.extra_blocks[name](page)
         if name == "duties":
-            return self._render("duties.html.j2", page=page, duties=page.duties)
+            return self._render("duties.html.j2", page=page, duties=page.duties, live=None)
         if name == "dive-cards":
             return self._render("dive_cards.html.j2", page=page)
         previous, following = self.course.neighbours(page)
@@ -162,17 +178,26 @@ class Renderer:
                 found.append(page)
         return found
 
-    def finalize_html(self, page_html: str, page: Page) -> str:
-        """Resolve every `id:` link to a relative URL and mark it with the target's status."""
+    def finalize_html(self, page_html: str, page: Page | str) -> str:
+        """Resolve every `id:` link to a relative URL and mark it with the target's status.
+
+        `page` is a course page, or the site URL of any other page (a hand-written one).
+        """
+        source = page.url(self.directory_urls) if isinstance(page, Page) else page
 
         def resolve(match: re.Match[str]) -> str:
             target = self.course.pages.get(match["id"])
-            if target is None:  # the loader has refused unknown ids already
-                return match[0]
+            if target is None:  # only a hand-written page can get here: the loader checks ours
+                raise CourseError.at(
+                    source or "index",
+                    None,
+                    f"the link names an unknown id '{match['id']}'.",
+                    "Link to an id that a page in modules/ declares in its front matter.",
+                )
             before, after = match["before"], match["after"]
-            url = relative_url(page, target, self.directory_urls) + (match["fragment"] or "")
+            url = relative_link(source, target.url(self.directory_urls)) + (match["fragment"] or "")
             status_class = f"tk-link tk-link--{target.status.value}"
-            attrs = f"{before}{after}"
+            attrs = f"{before.strip()} {after.strip()}".strip()
             if 'class="' in attrs:
                 attrs = attrs.replace('class="', f'class="{status_class} ', 1)
             else:
@@ -185,10 +210,11 @@ class Renderer:
 
 
 def _add_link_badges(page_html: str) -> str:
-    """Prose links get a status badge after their text; generated parts draw their own."""
+    """Prose links get a status badge after their text; generated parts draw their own, and a
+    verb's link to its command page (always built) carries none."""
     pattern = re.compile(
         r'(<a (?:(?!data-no-badge)[^>])*?class="tk-link tk-link--(?P<status>built|planned)'
-        r'[^"]*"(?:(?!data-no-badge)[^>])*>)(?P<text>.*?)</a>',
+        r'(?![^"]*tk-verb)[^"]*"(?:(?!data-no-badge)[^>])*>)(?P<text>.*?)</a>',
         re.S,
     )
 
@@ -234,4 +260,3 @@ def with_heading_ids(body: str) -> tuple[str, list[Section]]:
 
 def _yaml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-

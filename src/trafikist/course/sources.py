@@ -6,6 +6,7 @@ traceback from YAML.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,14 +35,31 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+# libyaml when PyYAML has it (a fast build loop); the pure-Python loader reads the same YAML.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(text: str, path: Path, first_line: int = 1) -> tuple[Any, dict[str, int]]:
     """Parse YAML; return the data and the line of each top-level mapping key."""
+    data, node = load_yaml_node(text, path, first_line)
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _ in node.value:
+            lines[str(key_node.value)] = first_line + key_node.start_mark.line
+    return data, lines
+
+
+def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yaml.Node | None]:
+    """Parse YAML once; return the data and its node tree (which knows every value's line)."""
+    loader = _LOADER(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = first_line + mark.line if mark else first_line
+        # libyaml marks an unclosed value at the end of input, one line past the last.
+        line = min(line, first_line + max(text.count("\n") - (not text.endswith("\n")), 0))
         problem = (error.problem or error.context or "is not valid YAML").strip()
         raise CourseError.at(
             path,
@@ -50,15 +68,42 @@ def load_yaml(text: str, path: Path, first_line: int = 1) -> tuple[Any, dict[str
             "Check the indentation and quote any value that holds ': ', '#' or starts "
             "with a special character.",
         ) from None
-    except yaml.YAMLError as error:
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as error:
+        # libyaml reports some errors (a bad byte, a too-deep document) without a mark.
         raise CourseError.at(
             path, first_line, f"malformed YAML: {error}.", "Check the YAML syntax."
         ) from None
-    lines: dict[str, int] = {}
-    if isinstance(node, yaml.MappingNode):
-        for key_node, _ in node.value:
-            lines[str(key_node.value)] = first_line + key_node.start_mark.line
-    return data, lines
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def line_of_path(node: yaml.Node | None, path: str, first_line: int = 1) -> int | None:
+    """The line of a field path such as `processes[1].ops[0].op` in a YAML node tree.
+
+    Walks as deep as the path exists and returns the line of the deepest node found, so a
+    missing field points at its parent mapping.
+    """
+    if node is None:
+        return None
+    line = first_line + node.start_mark.line
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        child: yaml.Node | None = None
+        if part.startswith("[") and isinstance(node, yaml.SequenceNode):
+            index = int(part[1:-1])
+            child = node.value[index] if index < len(node.value) else None
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if str(key_node.value) == part:
+                    child = value_node
+                    line = first_line + key_node.start_mark.line
+                    break
+        if child is None:
+            break
+        node = child
+        if not isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+            line = first_line + node.start_mark.line
+    return line
 
 
 def read_front_matter(path: Path) -> FrontMatterDocument:

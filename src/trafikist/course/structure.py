@@ -145,12 +145,10 @@ class Course:
         return self.pages["home"]
 
 
-def relative_url(from_page: Page, to_page: Page, directory_urls: bool = True) -> str:
-    """A link from one page to another that works from any base path, and from file://."""
-    source = from_page.url(directory_urls)
+def relative_link(source: str, target: str) -> str:
+    """A relative link between two site URLs ("a/b/", "a/b/index.html" or "" for the home)."""
     here = source.rstrip("/") if source.endswith("/") else posixpath.dirname(source)
-    target = to_page.url(directory_urls)
-    if directory_urls:
+    if not target or target.endswith("/"):
         rel = posixpath.relpath(target or ".", here or ".")
         return "./" if rel == "." else rel + "/"
     return posixpath.relpath(target, here or ".")

@@ -10,7 +10,7 @@ engine: MkDocs today, Zensical next).
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from typing import Any
+from typing import Any, ClassVar
 
 from markdown import Markdown
 from pymdownx.blocks import BlocksExtension
@@ -44,7 +44,7 @@ class Forward(Block):
 class Excerpt(Block):
     NAME = "excerpt"
     ARGUMENT = True  # the caption: source, then what the excerpt shows
-    OPTIONS = {
+    OPTIONS: ClassVar[dict[str, tuple[Any, Any]]] = {
         "quotes": ("", type_string_in(["", "registry"])),
         "source": ("", type_string),
     }
@@ -92,10 +92,10 @@ BLOCKS: tuple[type[Block], ...] = (Takeaway, Forward, Excerpt, Pattern)
 
 
 class CourseBlocksExtension(BlocksExtension):
-    def extendMarkdownBlocks(self, md: Markdown, block_mgr: Any) -> None:  # noqa: N802
+    def extendMarkdownBlocks(self, md: Markdown, block_mgr: Any) -> None:
         for block in BLOCKS:
             block_mgr.register(block, self.getConfigs())
 
 
-def makeExtension(*args: Any, **kwargs: Any) -> CourseBlocksExtension:  # noqa: N802
+def makeExtension(*args: Any, **kwargs: Any) -> CourseBlocksExtension:
     return CourseBlocksExtension(*args, **kwargs)

@@ -37,7 +37,7 @@ class ClaimInlineProcessor(InlineProcessor):
     def __init__(self, md: Markdown) -> None:
         super().__init__(r"\[", md)
 
-    def handleMatch(  # noqa: N802
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         span = claim_at(data, m.start(0))
@@ -56,7 +56,7 @@ class VerbInlineProcessor(InlineProcessor):
         self.verbs = verbs
         self.id_prefix = id_prefix
 
-    def handleMatch(  # noqa: N802
+    def handleMatch(
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         verb = m.group(0)
@@ -79,17 +79,15 @@ class RegistryInlineExtension(Extension):
         }
         super().__init__(**kwargs)
 
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+    def extendMarkdown(self, md: Markdown) -> None:
         verbs = self.getConfig("verbs")
         md.inlinePatterns.register(ClaimInlineProcessor(md), "trafikist-claim", CLAIM_PRIORITY)
         md.inlinePatterns.register(
-            VerbInlineProcessor(
-                md, set(verbs) if verbs else None, self.getConfig("id_prefix")
-            ),
+            VerbInlineProcessor(md, set(verbs) if verbs else None, self.getConfig("id_prefix")),
             "trafikist-verb",
             VERB_PRIORITY,
         )
 
 
-def makeExtension(**kwargs: Any) -> RegistryInlineExtension:  # noqa: N802
+def makeExtension(**kwargs: Any) -> RegistryInlineExtension:
     return RegistryInlineExtension(**kwargs)

@@ -29,11 +29,11 @@ class SectionTreeprocessor(Treeprocessor):
 
 
 class SectionsExtension(Extension):
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802
+    def extendMarkdown(self, md: Markdown) -> None:
         # After toc (priority 5) so headings carry their ids; before inline placeholders are
         # restored, which does not matter for block elements.
         md.treeprocessors.register(SectionTreeprocessor(md), "trafikist-sections", 4)
 
 
-def makeExtension(*args: Any, **kwargs: Any) -> SectionsExtension:  # noqa: N802
+def makeExtension(*args: Any, **kwargs: Any) -> SectionsExtension:
     return SectionsExtension(*args, **kwargs)

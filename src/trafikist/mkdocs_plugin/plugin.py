@@ -7,26 +7,36 @@ the core (`trafikist.site`); this file maps MkDocs events onto it.
 - on_files: add one generated page per course page, and the widget assets.
 - on_page_content: resolve `id:` links and add status badges.
 - on_post_build: swap the finished site into place.
-- on_serve: watch the course sources and the widgets.
+- on_serve: watch the course sources, the widgets, the registry and the model.
+- Under `mkdocs serve` (the authors' preview loop): a failed build shows its message on every
+  page and the server keeps running (`preview`), and unchanged pages reuse their last render
+  (`cache`).
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import jinja2
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from trafikist.errors import CourseError
+from trafikist.mkdocs_plugin import preview
+from trafikist.mkdocs_plugin.cache import RenderCache, files_signature
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.site import Site, load_site
+from trafikist.widget import DutyWidget
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 
@@ -54,6 +64,12 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self.staging_dir: str | None = None
         self.warnings = _WarningCounter()
         self.serving = False
+        self.widget: DutyWidget | None = None
+        # The preview loop (mkdocs keeps this object across serve rebuilds).
+        self.preview_error: str | None = None  # the failed build's message, under serve
+        self.good_nav: list[Any] | None = None  # the last good build's navigation
+        self.good_routes: list[str] = []  # and its course pages (src_uri)
+        self.cache = RenderCache()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -61,14 +77,29 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.preview_error = None
+        try:
+            config = self._configure(config)
+        except PluginError as error:
+            if not self.serving:
+                raise
+            return self._fail_in_preview(config, str(error))
+        self.good_nav = config.nav
+        return config
+
+    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         self.base_dir = Path(config.config_file_path or "mkdocs.yml").resolve().parent
         try:
             self.site = load_site(
                 self._path(self.config.modules_dir),
+                base_dir=self.base_dir,
+                registry=self.config.registry,
                 directory_urls=config.use_directory_urls,
             )
         except CourseError as error:
             raise PluginError(str(error)) from None
+        self._prepare_duty_widget(config)
+        config.markdown_extensions.extend(self.site.markdown_extensions())
         config.nav = self.site.nav(config.use_directory_urls) + self._extra_nav(config)
         for stylesheet in self._assets(".css"):
             if stylesheet not in config.extra_css:
@@ -77,7 +108,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if self.preview_error is not None:
+            return self._error_files(files, config)
         assert self.site is not None
+        self.good_routes = [page.src_uri(config.use_directory_urls) for page in self.site.pages()]
         for page in self.site.pages():
             src_uri = page.src_uri(config.use_directory_urls)
             existing = files.get_file_from_path(src_uri)
@@ -89,22 +123,41 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             files.append(
                 File.generated(config, src_uri, content=self.site.renderer.page_markdown(page))
             )
+        # The duty widget: Pyodide's runtime, the model's wheel and lock, the scenarios as JSON,
+        # and its page-load files made lighter (those replace the copies of widgets/ below).
+        widget_files = self.widget.site_files() if self.widget else []
+        provided = {site_file.uri for site_file in widget_files}
         widgets = self._path(self.config.widgets_dir)
         for asset in sorted(widgets.rglob("*")):
             if asset.is_file() and asset.suffix in WIDGET_SUFFIXES:
                 uri = f"{self.config.assets_path}/{asset.relative_to(widgets).as_posix()}"
-                files.append(File.generated(config, uri, abs_src_path=str(asset)))
+                if uri not in provided:
+                    files.append(File.generated(config, uri, abs_src_path=str(asset)))
+        for site_file in widget_files:
+            source = str(site_file.source) if site_file.source else None
+            files.append(
+                File.generated(
+                    config, site_file.uri, content=site_file.content, abs_src_path=source
+                )
+            )
         return files
 
     def on_page_content(
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> str:
+        if self.preview_error is not None:
+            return preview.error_html(self.preview_error)
         assert self.site is not None
         course_id = page.meta.get("trafikist_id")
         course_page = self.site.course.pages.get(course_id) if course_id else None
-        if course_page is None:
-            return html
-        return self.site.renderer.finalize_html(html, course_page)
+        try:
+            # Hand-written pages in docs/ may link by id too.
+            return self.site.renderer.finalize_html(html, course_page or page.url)
+        except CourseError as error:
+            problem = error.problems[0]
+            raise PluginError(
+                f"{page.file.abs_src_path or page.file.src_path}: {problem.what} Fix: {problem.fix}"
+            ) from None
 
     @event_priority(-100)  # after every other plugin has written its files
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -114,11 +167,151 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self._discard_staging()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        for folder in (self.config.modules_dir, self.config.widgets_dir):
-            path = self._path(folder)
+        for path in self._watched_paths():
             if path.exists():
                 server.watch(str(path))
+        preview.wrap_builder(server, self._served_routes)
         return server
+
+    # -- the authors' preview loop: serve-only caches and errors on the page -------------------
+
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        if self.serving and self.preview_error is None:
+            self.cache.start(config, files, nav, self._inputs_signature(config))
+        return nav
+
+    def on_env(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment:
+        if self.serving:
+            self.cache.add_template(env)
+        return env
+
+    @event_priority(-100)  # after every other plugin's changes to the Markdown
+    def on_page_markdown(
+        self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
+    ) -> str:
+        if self.serving and self.preview_error is None:
+            self.cache.before_render(page, markdown)
+        return markdown
+
+    def on_page_context(
+        self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
+    ) -> dict[str, Any]:
+        return self.cache.context(page, context) if self.serving else context
+
+    @event_priority(100)  # the theme's output, before any plugin changes it
+    def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
+        if self.serving and self.preview_error is None:
+            self.cache.after_render(page, output)
+        return output
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        if self.preview_error is not None and template_name == "404.html":
+            return preview.insert_after_body(output_content, preview.error_html(self.preview_error))
+        return output_content
+
+    def _fail_in_preview(self, config: MkDocsConfig, message: str) -> MkDocsConfig:
+        """Under serve, a course error becomes the content of every page of the last good
+        build (or of the home page), so the author reads it where they look."""
+        self.preview_error = message
+        # Why print and not log: a logged error would count as a warning of a strict build,
+        # and abort the very build that shows it.
+        print(f"ERROR    -  {message}", file=sys.stderr)
+        print(
+            "INFO     -  The preview shows this error on every page; the next save that fixes "
+            "it brings the pages back.",
+            file=sys.stderr,
+        )
+        if self.good_nav is not None:
+            config.nav = self.good_nav
+        else:
+            config.nav = [{preview.ERROR_TITLE: "index.md"}, *self._extra_nav(config)]
+        return config
+
+    def _error_files(self, files: Files, config: MkDocsConfig) -> Files:
+        assert self.preview_error is not None
+        content = preview.error_markdown(self.preview_error)
+        for src_uri in self.good_routes or ["index.md"]:
+            if files.get_file_from_path(src_uri) is None:
+                files.append(File.generated(config, src_uri, content=content))
+        return files
+
+    def _served_routes(self) -> list[Path]:
+        """The last good build's HTML files, for the error pages of a failed rebuild."""
+        routes = []
+        for src_uri in self.good_routes:
+            stem = src_uri[: -len(".md")]
+            if stem == "index" or stem.endswith("/index"):
+                routes.append(Path(f"{stem}.html"))
+            else:
+                routes.append(Path(stem) / "index.html")
+        return routes
+
+    def _watched_paths(self) -> list[Path]:
+        """The course, the widgets, the registry and the model's sources (a change to the
+        model rebuilds its wheel and the duties' baked runs)."""
+        import trafikist.model
+
+        paths = [self._path(self.config.modules_dir), self._path(self.config.widgets_dir)]
+        try:
+            from trafikist.registry import resolve_registry_path
+
+            paths.append(resolve_registry_path(self.config.registry, self.base_dir))
+        except CourseError:
+            pass  # a missing registry is reported by the build; nothing to watch there
+        paths.append(self.base_dir / "registry")
+        model = Path(trafikist.model.__file__).resolve().parent
+        paths += [model, model.parent / "model_view"]
+        return list(dict.fromkeys(paths))
+
+    def _inputs_signature(self, config: MkDocsConfig) -> str:
+        """What every page's HTML reads besides its own Markdown: the files under the watched
+        folders other than the course's, the theme's overrides, docs/, and each course page's
+        title and status (the navigation shows them)."""
+        folders = [
+            path for path in self._watched_paths() if path != self._path(self.config.modules_dir)
+        ]
+        if config.theme.custom_dir:
+            folders.append(Path(config.theme.custom_dir))
+        folders.append(Path(config.docs_dir))
+        pages = [
+            f"{page.id}:{page.title}:{page.status.value}:{page.path}"
+            for page in (self.site.pages() if self.site else [])
+        ]
+        return files_signature(folders) + "\n" + "\n".join(pages)
+
+    # -- the live duty widget (trafikist.widget) -----------------------------------------------
+
+    def _prepare_duty_widget(self, config: MkDocsConfig) -> None:
+        """Bake each duty's default run, build the model's wheel, find Pyodide's runtime, and
+        load duty.js (a module) on the pages; the widget's files are added in on_files."""
+        assert self.site is not None
+        pages = [page for page in self.site.pages() if page.duties]
+        if not pages:
+            self.widget = None
+            return
+        try:
+            self.widget = DutyWidget(
+                modules_dir=self._path(self.config.modules_dir),
+                node_modules=self._path(self.config.node_modules),
+                widgets_dir=self._path(self.config.widgets_dir),
+                assets_path=self.config.assets_path,
+                pyodide_url=self.config.pyodide_url,
+                time_limit=self.config.run_time_limit,
+            ).prepare(pages)
+        except CourseError as error:
+            raise PluginError(str(error)) from None
+        if not self.widget.live:
+            return
+        self.widget.register(self.site.renderer)
+        script = f"{self.config.assets_path}/duty/duty.js"
+        if all(str(entry) != script for entry in config.extra_javascript):
+            entry = ExtraScriptValue(script)
+            entry.type = "module"
+            config.extra_javascript.append(entry)
 
     # -- helpers ------------------------------------------------------------------------------
 

@@ -74,7 +74,7 @@ def ping(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return argv[1] if len(argv) == 2 else Status(b"PONG")
 
 
-@command("echo", 2, "fast", "fast connection")
+@command("echo", 2, "loading stale fast", "fast connection")
 def echo(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return argv[1]
 
@@ -277,7 +277,9 @@ def rpush(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 def _pop(server: Server, argv: list[bytes], left: bool) -> Any:
     if len(argv) > 3:
-        raise ReplyError(f"ERR wrong number of arguments for '{'lpop' if left else 'rpop'}' command")
+        raise ReplyError(
+            f"ERR wrong number of arguments for '{'lpop' if left else 'rpop'}' command"
+        )
     count: int | None = None
     if len(argv) == 3:
         count = parse_int(argv[2], ReplyError("ERR value is out of range, must be positive"))
@@ -289,10 +291,7 @@ def _pop(server: Server, argv: list[bytes], left: bool) -> Any:
         return None
     server.dirty.add(key)
     pop = items.popleft if left else items.pop
-    if count is None:
-        reply = pop()
-    else:
-        reply = [pop() for _ in range(min(count, len(items)))]
+    reply = pop() if count is None else [pop() for _ in range(min(count, len(items)))]
     server.drop_if_empty(key, items)
     return reply
 
@@ -359,12 +358,12 @@ def lrem(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return len(positions)
 
 
+_TIMEOUT_ERROR = ReplyError("ERR timeout is not a float or out of range")
+
+
 def parse_timeout(raw: bytes) -> int:
     """Valkey's blocking timeout: seconds as a float, not negative; returned in ms."""
-    try:
-        seconds = parse_float(raw, ReplyError("ERR timeout is not a float or out of range"))
-    except ReplyError:
-        raise
+    seconds = parse_float(raw, _TIMEOUT_ERROR)
     if seconds < 0:
         raise ReplyError("ERR timeout is negative")
     if seconds == float("inf"):
@@ -390,8 +389,7 @@ def blpop(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     reply = serve()
     if reply is not None:
         return reply
-    # model's own choice (documented): a timeout below 1 ms waits for ever only when it is 0.
-    return Block(keys, timeout_ms if timeout_ms or argv[-1] in (b"0", b"0.0") else 1, serve)
+    return Block(keys, timeout_ms, serve)
 
 
 # --- sorted sets ---------------------------------------------------------------------------
@@ -570,8 +568,7 @@ def _in_lex_range(
         return False
     value, open_, infinity = high
     return not (
-        infinity == -1
-        or (infinity == 0 and (member > value or (open_ and member == value)))  # type: ignore[operator]
+        infinity == -1 or (infinity == 0 and (member > value or (open_ and member == value)))  # type: ignore[operator]
     )
 
 
@@ -707,12 +704,14 @@ def _script_keys(argv: list[bytes]) -> tuple[list[bytes], list[bytes]]:
     return argv[3 : 3 + numkeys], argv[3 + numkeys :]
 
 
-@command("evalsha", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting")
+@command(
+    "evalsha", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting"
+)
 def evalsha(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    keys_, args = _script_keys(argv)
     script = server.scripts.get(argv[1])
     if script is None:
         raise ReplyError("NOSCRIPT No matching script.")
+    keys_, args = _script_keys(argv)
     # The whole function runs before any other command: a script is one atomic step.
     return script(server, keys_, args)
 

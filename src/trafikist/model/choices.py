@@ -159,14 +159,16 @@ MODEL_CHOICES: tuple[Choice, ...] = (
     ),
     Choice(
         "bus-verb-args",
-        "EMQ.APPEND <stream> <count> then, per entry, <pairs> and its field-value pairs; it "
-        "replies with the new IDs. EMQ.PUBLISH <stream> <field> <value> ...; "
-        "EMQ.FAILURES.INCR <key> <ttl seconds> replies with the new count.",
+        "Like the sweeps, the bus verbs take numkeys then their key. EMQ.APPEND 1 <stream> "
+        "<count> then, per entry, <pairs> and its field-value pairs; it replies with the new "
+        "IDs. EMQ.PUBLISH 1 <stream> <field> <value> ... replies with the new ID. "
+        "EMQ.FAILURES.INCR 1 <key> <ttl seconds> replies with the new count.",
     ),
     Choice(
         "bus-verb-rows",
-        "The rows of EMQ.APPEND (arity -6), EMQ.PUBLISH (arity -4) and EMQ.FAILURES.INCR "
-        "(arity 3): flags write deny-oom, ACL write plus stream or string.",
+        "The rows of EMQ.APPEND (arity -4), EMQ.PUBLISH (arity -4) and EMQ.FAILURES.INCR "
+        "(arity 4): flags write, ACL write plus stream or string. The seed gives none of "
+        "their fields; the registry snapshot marks them as chosen.",
     ),
     Choice(
         "failures",
@@ -178,6 +180,12 @@ MODEL_CHOICES: tuple[Choice, ...] = (
         "stream-consumer",
         "EchoMQ.StreamConsumer's pass: XAUTOCLAIM (min idle 5 s, COUNT 10), then XREADGROUP "
         "(COUNT 10, BLOCK one second), then each entry is handled in turn.",
+    ),
+    Choice(
+        "rtt",
+        "A command reaches the server when its client sends it, and the reply reaches the "
+        "client one virtual millisecond after the server served it; a pipeline's commands reach "
+        "the server together.",
     ),
     Choice(
         "work",

@@ -2,7 +2,8 @@
 
 The registry (`registry/`, `trafikist.registry`) owns these rows. The model reads them from, in
 order: the package data file `registry_table.json` (written when the wheel is built), the registry
-package, and last the fallback rows below. Valkey's arity rule: a positive arity is the exact
+snapshot through `trafikist.registry` (in a checkout), and last the fallback rows below, which
+repeat the snapshot's. Valkey's arity rule: a positive arity is the exact
 argument count including the command name, a negative one is the minimum.
 """
 
@@ -27,24 +28,15 @@ FALLBACK_TABLE: dict[str, dict[str, Any]] = {
         "acl": ["write", "slow"],
         "source": "seed",
     },
-    # model's own choice: the seed names the three bus verbs but not their rows; these arities,
-    # flags and categories are the model's (choice "bus-verb-rows").
-    "EMQ.APPEND": {
-        "arity": -6,
-        "flags": ["write", "deny-oom"],
-        "acl": ["write", "stream", "slow"],
-        "source": "model",
-    },
-    "EMQ.PUBLISH": {
-        "arity": -4,
-        "flags": ["write", "deny-oom"],
-        "acl": ["write", "stream", "fast"],
-        "source": "model",
-    },
+    # model's own choice: the seed names the three bus verbs but none of their fields; these rows
+    # repeat the registry snapshot's (registry/src/registry.rs), where they are marked the same
+    # way (choice "bus-verb-rows").
+    "EMQ.APPEND": {"arity": -4, "flags": ["write"], "acl": ["write", "stream"], "source": "model"},
+    "EMQ.PUBLISH": {"arity": -4, "flags": ["write"], "acl": ["write", "stream"], "source": "model"},
     "EMQ.FAILURES.INCR": {
-        "arity": 3,
-        "flags": ["write", "deny-oom"],
-        "acl": ["write", "string", "fast"],
+        "arity": 4,
+        "flags": ["write"],
+        "acl": ["write", "string"],
         "source": "model",
     },
 }
@@ -66,11 +58,21 @@ def _from_package_file() -> dict[str, dict[str, Any]] | None:
 
 
 def _from_registry() -> dict[str, dict[str, Any]] | None:
+    # Only in a checkout: the wheel for the page ships the model alone, without the registry.
     try:
-        from trafikist.registry import export_command_table  # type: ignore[attr-defined]
+        from trafikist.registry import (
+            export_command_table,
+            load_registry,
+            resolve_registry_path,
+        )
     except ImportError:
         return None
-    return _normalise(export_command_table())
+    repository = Path(__file__).resolve().parents[3]
+    try:
+        registry = load_registry(resolve_registry_path(None, repository))
+    except Exception:
+        return None
+    return _normalise(export_command_table(registry))
 
 
 def _normalise(table: dict[str, Any]) -> dict[str, dict[str, Any]] | None:

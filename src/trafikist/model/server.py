@@ -134,7 +134,7 @@ class Server:
         self.channels: dict[bytes, list[Connection]] = {}
         self.dirty: set[bytes] = set()  # keys written since the last look (for trace states)
         self.console = Connection(self, "console")
-        from trafikist.model import builtins, streams  # noqa: PLC0415 (they import this module)
+        from trafikist.model import builtins, streams
 
         builtins.register(self)
         streams.register(self)
@@ -185,7 +185,9 @@ class Server:
                     break
                 shown += f"'{arg.decode(errors='replace')[: 128 - len(shown)]}' "
             name = args[0].decode(errors="replace")[:128]
-            return None, ReplyError(f"ERR unknown command '{name}', with args beginning with: {shown}")
+            return None, ReplyError(
+                f"ERR unknown command '{name}', with args beginning with: {shown}"
+            )
         if command.subcommands:
             if len(args) < 2:
                 return None, _arity_error(command)

@@ -14,7 +14,9 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 UINT64_MAX = 2**64 - 1
 _INTEGER = re.compile(rb"-?[1-9][0-9]{0,19}|0")
-_FLOAT = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)", re.I)
+_FLOAT = re.compile(
+    rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)", re.I
+)
 
 
 def parse_int(raw: bytes, error: ReplyError = NOT_INTEGER) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from trafikist.registry.checks import check_course, check_page
 from trafikist.registry.loader import ENV_VAR, load_registry, resolve_registry_path
-from trafikist.registry.manifest import Manifest, load_manifest
+from trafikist.registry.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.registry.model import (
     FieldValue,
     Registry,
@@ -35,6 +35,7 @@ __all__ = [
     "load_registry",
     "reference_book",
     "reference_pages",
+    "resolve_manifest_path",
     "resolve_registry_path",
 ]
 

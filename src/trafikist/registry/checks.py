@@ -159,7 +159,7 @@ def _check_row(file: Path, quoted: Row, excerpt: Excerpt, registry: Registry) ->
                 found.line,
                 f"excerpt row {quoted.name} quotes field '{name}' ({found.text}), a value that "
                 f"is the model's own choice, not trafikey's ({actual.location}).",
-                "Say so in the caption (\"… the model's own choice …\"), or leave the field out "
+                'Say so in the caption ("… the model\'s own choice …"), or leave the field out '
                 "and mark the gap with `// …`.",
             )
     missing = [name for name in actual.fields if name not in quoted.fields]
@@ -167,8 +167,7 @@ def _check_row(file: Path, quoted: Row, excerpt: Excerpt, registry: Registry) ->
         yield Problem(
             file,
             quoted.line,
-            f"excerpt row {quoted.name} leaves out {', '.join(missing)} with no `// …` "
-            "elision.",
+            f"excerpt row {quoted.name} leaves out {', '.join(missing)} with no `// …` elision.",
             "Quote the whole row, or mark the skipped part with a `// …` line.",
         )
 
@@ -195,7 +194,7 @@ def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterato
                 yield Problem(
                     text.file,
                     line,
-                    f'the claim \'{expression}\' on the sentence "{sentence}" cannot be read: '
+                    f"the claim '{expression}' on the sentence \"{sentence}\" cannot be read: "
                     f"{error}",
                     f"Write one of: {FORMS} (docs/registry.md).",
                 )
@@ -245,14 +244,12 @@ def _check_library(text: Text, reader: str, manifest: Manifest) -> Iterator[Prob
     blanked = syntax.FUNCTION.sub(lambda match: " " * len(match.group()), reader)
     for match in syntax.MODULE.finditer(blanked):
         if match.group() not in manifest.modules:
-            yield _unknown(
-                text, match.start(), match.group(), "module", manifest.modules, manifest
-            )
+            yield _unknown(text, match.start(), match.group(), "module", manifest.modules, manifest)
     for match in syntax.SCRIPT.finditer(blanked):
+        if match["name"] in syntax.ACL_CATEGORIES:
+            continue
         if match.group() not in manifest.scripts:
-            yield _unknown(
-                text, match.start(), match.group(), "script", manifest.scripts, manifest
-            )
+            yield _unknown(text, match.start(), match.group(), "script", manifest.scripts, manifest)
 
 
 def _unknown(

@@ -237,8 +237,7 @@ def _default(rest: str, text: str, manifest: Manifest) -> Verdict:
     if not stated.same_as(entry.value):
         return Verdict(
             False,
-            f"the page says {stated}, the manifest gives {entry.text} "
-            f"({manifest.location(entry)})",
+            f"the page says {stated}, the manifest gives {entry.text} ({manifest.location(entry)})",
         )
     return Verdict(True)
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from trafikist.errors import CourseError, Problem
-from trafikist.registry import rust
+from trafikist.registry import hostapi, rust
 from trafikist.registry.model import Registry, Row
 
 ENV_VAR = "TRAFIKIST_REGISTRY"
@@ -69,7 +69,9 @@ def load_registry(path: Path) -> Registry:
     for file in files:
         text = file.read_text(encoding="utf-8")
         parsed = rust.rows_in_file(text, file)
-        problems.extend(Problem(file, issue.line, issue.what, _fix_row()) for issue in parsed.issues)
+        problems.extend(
+            Problem(file, issue.line, issue.what, _fix_row()) for issue in parsed.issues
+        )
         for row in parsed.rows:
             if row.name in rows:
                 problems.append(
@@ -87,7 +89,12 @@ def load_registry(path: Path) -> Registry:
             if gate is None or len(found.functions) > len(gate.functions):
                 gate, gate_file = found, file
         if calls is not None:
-            calls |= rust.host_calls(text)
+            # host functions by name, and the Rust wrappers that stand for one (create_timer)
+            calls |= {
+                name
+                for name in rust.host_calls(text)
+                if name.startswith(rust.HOST_PREFIXES) or hostapi.kind_of(name)
+            }
     if not rows and not problems:
         problems.append(
             Problem(
@@ -95,7 +102,7 @@ def load_registry(path: Path) -> Registry:
                 None,
                 "no registry::TABLE rows were found in any .rs file.",
                 "Point the registry at a folder whose src/ holds the table "
-                "(`key => handler, Row { name: c\"…\", … };` rows inside a macro body).",
+                '(`key => handler, Row { name: c"…", … };` rows inside a macro body).',
             )
         )
     if problems:
@@ -115,6 +122,6 @@ def load_registry(path: Path) -> Registry:
 
 def _fix_row() -> str:
     return (
-        "Write each row as `key => path::to::handler, Row { name: c\"EMQ.X\", field: value, … };` "
+        'Write each row as `key => path::to::handler, Row { name: c"EMQ.X", field: value, … };` '
         "and mark chosen values with a `// model's own choice: field, field` line before the row."
     )

@@ -34,10 +34,10 @@ class Entry:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Default(Entry):
-    value: Quantity = Quantity(0, None)
-    text: str = ""  # the value as the manifest writes it
+    value: Quantity
+    text: str  # the value as the manifest writes it
     of: str = ""  # the module or function it belongs to
 
 
@@ -54,6 +54,13 @@ class Manifest:
 
     def location(self, entry: Entry) -> str:
         return f"{self.file}:{entry.line}"
+
+
+def resolve_manifest_path(registry_path: Path, base_dir: Path) -> Path:
+    """The manifest beside the registry; a real trafikey checkout has none (EchoMQ is another
+    project), so the course's own `registry/library.yml` serves then."""
+    beside = Path(registry_path) / MANIFEST_FILE
+    return beside if beside.is_file() else Path(base_dir) / "registry" / MANIFEST_FILE
 
 
 def load_manifest(path: Path) -> Manifest:

@@ -107,7 +107,7 @@ def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
         + (" (the comment lists the fields the model chose):" if row.chosen_fields else ":"),
         "",
         "```rust",
-        *textwrap.dedent(row.text).splitlines(),
+        *(textwrap.dedent(row.text) + ";").splitlines(),
         "```",
         "",
     ]

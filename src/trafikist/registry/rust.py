@@ -156,9 +156,7 @@ def _rows_in_token_tree(
         if row_at is None:
             nested = [node for node in tokens if node.type == "token_tree" and _contains_row(node)]
             for inner in nested:
-                _rows_in_token_tree(
-                    inner, file, line_base=line_base, result=result, strict=strict
-                )
+                _rows_in_token_tree(inner, file, line_base=line_base, result=result, strict=strict)
             if strict and not nested:
                 result.issues.append(
                     Issue(
@@ -202,7 +200,8 @@ def _row(
     comments = [node for node in segment if node.type in COMMENTS]
     comments += [node for node in _inner(body) if node.type in COMMENTS]
     for comment in comments:
-        elided |= _is_elision(comment)
+        # `// …` inside the row skips some of its fields; one before it skips other rows
+        elided |= _is_elision(comment) and comment.start_byte > tokens[0].start_byte
         if not strict:  # an excerpt's comments mark nothing; its caption speaks for it
             _mark_chosen(comment, chosen, line_base, result)
     for part in _split(_inner(body), ","):
@@ -225,7 +224,7 @@ def _row(
         fields[name] = _field_value(part_tokens[2:], line_base)
     name_field = fields.get("name")
     if name_field is None or not isinstance(name_field.value, str):
-        result.issues.append(Issue(first_line, "the row has no `name: c\"…\"` field."))
+        result.issues.append(Issue(first_line, 'the row has no `name: c"…"` field.'))
         return None
     start = segment[0].start_byte
     end = segment[-1].end_byte

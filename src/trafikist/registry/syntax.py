@@ -3,7 +3,7 @@ excerpt blocks. Pure text scanning, shared by the checks and the Markdown extens
 
 The claim syntax is a bracketed span followed by the claim:
 
-    [no row of its registration table carries the blocking command flag]{claim: *.flags lacks blocking}
+    [no row carries the blocking command flag]{claim: *.flags lacks blocking}
 
 The reader sees only the text in brackets.
 """
@@ -20,7 +20,34 @@ CLAIM_OPEN = re.compile(r"\{\s*claim\s*:")
 VERB = re.compile(r"(?<![\w.@/-])EMQ(?:\.[A-Z][A-Z0-9_]*)+(?![\w])")
 FUNCTION = re.compile(r"(?<![\w.@/])(?P<name>(?:[A-Z]\w*\.)+[a-z_]\w*[!?]?/\d+)")
 MODULE = re.compile(r"(?<![\w.@/])EchoMQ(?:\.[A-Z]\w*)+")
-SCRIPT = re.compile(r"(?<![\w@.`/-])@[a-z_][a-z0-9_]*\b|(?<=`)@[a-z_][a-z0-9_]*\b")
+SCRIPT = re.compile(r"(?<![\w@.+/-])@(?P<name>[a-z_][a-z0-9_]*)\b")
+# Valkey's ACL categories (ACL CAT) are written `@slow`, `+@all` too; they are not scripts.
+ACL_CATEGORIES = frozenset(
+    [
+        "all",
+        "keyspace",
+        "read",
+        "write",
+        "set",
+        "sortedset",
+        "list",
+        "hash",
+        "string",
+        "bitmap",
+        "hyperloglog",
+        "geo",
+        "stream",
+        "pubsub",
+        "admin",
+        "fast",
+        "slow",
+        "blocking",
+        "dangerous",
+        "connection",
+        "transaction",
+        "scripting",
+    ]
+)
 FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 BLOCK_OPEN = re.compile(r"^\s*(?P<slashes>/{3,})\s*(?P<name>[\w-]+)\s*(?:\|\s*(?P<arg>.*))?$")
 BLOCK_CLOSE = re.compile(r"^\s*(?P<slashes>/{3,})\s*$")
@@ -93,9 +120,7 @@ def scan(body: str) -> Scanned:
         line = lines[index]
         stripped = line.rstrip("\r\n")
         if fence is not None:
-            if stripped.strip().startswith(fence_mark) and set(stripped.strip()) <= {
-                fence_mark[0]
-            }:
+            if stripped.strip().startswith(fence_mark) and set(stripped.strip()) <= {fence_mark[0]}:
                 fence = None
                 prose_lines.append(blank(line))
             else:

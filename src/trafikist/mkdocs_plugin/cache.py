@@ -1,0 +1,263 @@
+"""Per-page caches that make a `mkdocs serve` rebuild after one module's edit fast.
+
+MkDocs rebuilds every page on every save: it converts each page's Markdown to HTML and renders
+each page through the theme's templates (with a navigation of every page). With the site
+unchanged but for one module, the other pages' results are the same, so this keeps them:
+
+- `html`: a page's Markdown -> HTML (mkdocs' `Page.render`), keyed by the Markdown, the
+  Markdown extensions and their options, and the site's file list (relative links resolve
+  against it). A render that logged a warning is never kept, so warnings show every time.
+- `output`: a page's whole HTML file (what the theme's template renders), keyed by the page's
+  Markdown key plus everything else the theme reads: the navigation (titles, addresses,
+  statuses), the configuration and the theme's own files. A page whose key matches skips the
+  theme: it renders a one-line template that returns the kept output.
+- `bytecode`: the theme's compiled templates, so a rebuild does not recompile them.
+
+Every page still goes through every plugin event (search indexes it, its file is written), so
+a cached rebuild writes the same site as a full one. The caches live in the plugin object,
+which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does not use them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import markupsafe
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.pages import Page
+
+CACHED_TEMPLATE = "trafikist/cached-output.html"
+CACHED_VARIABLE = "trafikist_cached_output"
+MAX_ENTRIES = 2048
+
+
+def _digest(*parts: object) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(_stable(part).encode("utf-8", "surrogatepass"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def _stable(value: object) -> str:
+    """A text for a value that is the same from one build to the next (no object addresses)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{_stable(k)}:{_stable(v)}" for k, v in sorted(
+            value.items(), key=lambda item: str(item[0]))) + "}"  # fmt: skip
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return "[" + ",".join(_stable(item) for item in items) + "]"
+    if isinstance(value, int | float | bool) or value is None:
+        return repr(value)
+    get_configs = getattr(value, "getConfigs", None)
+    if callable(get_configs):  # a Markdown extension instance: its class and its options
+        kind = type(value)
+        return f"{kind.__module__}.{kind.__qualname__}({_stable(get_configs())})"
+    if callable(value):
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
+    return f"{type(value).__qualname__}:{value}"
+
+
+def files_signature(paths: Iterable[Path]) -> str:
+    """Names, sizes and modification times of every file under the given folders."""
+    parts = []
+    for root in paths:
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    stat = path.stat()
+                    parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+        elif root.is_file():
+            stat = root.stat()
+            parts.append(f"{root}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+@dataclass
+class _Rendered:
+    content: str
+    toc: Any
+    title: str | None
+    anchors: set[str] | None
+    links: dict[str, dict[str, str]] | None  # target src_uri -> {anchor: link}
+
+
+class _WarningCount(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+@dataclass
+class RenderCache:
+    html: dict[str, tuple[str, _Rendered]] = field(default_factory=dict)
+    output: dict[str, tuple[str, str]] = field(default_factory=dict)
+    bytecode: _MemoryBytecodeCache = field(default_factory=_MemoryBytecodeCache)
+    # This build's state.
+    markdown_key: str = ""
+    site_key: str = ""
+    keys: dict[str, str] = field(default_factory=dict)  # src_uri -> output key to keep
+    reused: dict[str, str] = field(default_factory=dict)  # src_uri -> kept output
+    hits: int = 0
+    misses: int = 0
+
+    # -- per build ----------------------------------------------------------------------------
+
+    def start(self, config: MkDocsConfig, files: Files, nav: Navigation, inputs: str) -> None:
+        """Keys shared by every page of this build; `inputs` signs the files outside the
+        Markdown that the pages read (theme overrides, widgets, registry, model)."""
+        self.keys.clear()
+        self.reused.clear()
+        self.hits = self.misses = 0
+        file_list = [(file.src_uri, file.url) for file in files]
+        self.markdown_key = _digest(
+            config.markdown_extensions,
+            config.mdx_configs,
+            config.use_directory_urls,
+            config.validation,
+            file_list,
+        )
+        self.site_key = _digest(
+            self.markdown_key,
+            _nav_signature(nav.items),
+            config.site_name,
+            config.site_url,
+            config.site_description,
+            config.extra,
+            [str(item) for item in config.extra_css],
+            [f"{item}:{getattr(item, 'type', '')}" for item in config.extra_javascript],
+            config.theme.name,
+            config.theme,
+            config.copyright,
+            config.repo_url,
+            config.edit_uri,
+            inputs,
+        )
+
+    def add_template(self, env: jinja2.Environment) -> None:
+        """The one-line template a reused page renders, and the kept compiled templates."""
+        env.loader = jinja2.ChoiceLoader(
+            [jinja2.DictLoader({CACHED_TEMPLATE: f"{{{{ {CACHED_VARIABLE} }}}}"}), env.loader]
+        )
+        env.bytecode_cache = self.bytecode
+
+    # -- per page -----------------------------------------------------------------------------
+
+    def before_render(self, page: Page, markdown: str) -> None:
+        """Reuse the page's HTML (and whole output) when their keys match this build's."""
+        src_uri = page.file.src_uri
+        key = _digest(self.markdown_key, src_uri, markdown)
+        # The page's whole output also depends on its front matter and the site around it.
+        self.keys[src_uri] = _digest(self.site_key, key, page.title, page.meta)
+        kept = self.html.get(src_uri)
+        if kept is None or kept[0] != key:
+            self._measure_render(page, src_uri, key)
+            self.misses += 1
+            return
+        self.hits += 1
+        rendered = kept[1]
+
+        def render(config: MkDocsConfig, files: Files) -> None:
+            page.content = rendered.content
+            page.toc = rendered.toc
+            page._title_from_render = rendered.title
+            page.present_anchor_ids = rendered.anchors
+            if rendered.links is not None:
+                page.links_to_anchors = {
+                    target: links
+                    for uri, links in rendered.links.items()
+                    if (target := files.get_file_from_path(uri)) is not None
+                }
+
+        page.render = render  # type: ignore[method-assign]
+        kept_output = self.output.get(src_uri)
+        if kept_output is not None and kept_output[0] == self.keys[src_uri]:
+            self.reused[src_uri] = kept_output[1]
+            page.meta["template"] = CACHED_TEMPLATE
+
+    def _measure_render(self, page: Page, src_uri: str, key: str) -> None:
+        real_render = page.render
+
+        def render(config: MkDocsConfig, files: Files) -> None:
+            counter = _WarningCount()
+            logger = logging.getLogger("mkdocs")
+            logger.addHandler(counter)
+            try:
+                real_render(config, files)
+            finally:
+                logger.removeHandler(counter)
+            if counter.count:
+                self.html.pop(src_uri, None)
+                self.keys.pop(src_uri, None)
+                return  # kept renders must log nothing: warnings show on every build
+            links = page.links_to_anchors
+            self._put(
+                self.html,
+                src_uri,
+                key,
+                _Rendered(
+                    content=page.content or "",
+                    toc=page.toc,
+                    title=page._title_from_render,
+                    anchors=page.present_anchor_ids,
+                    links=None
+                    if links is None
+                    else {target.src_uri: dict(value) for target, value in links.items()},
+                ),
+            )
+
+        page.render = render  # type: ignore[method-assign]
+
+    def context(self, page: Page, context: dict[str, Any]) -> dict[str, Any]:
+        kept = self.reused.get(page.file.src_uri)
+        if kept is not None:
+            context[CACHED_VARIABLE] = markupsafe.Markup(kept)
+        return context
+
+    def after_render(self, page: Page, output: str) -> None:
+        """Keep a freshly rendered page's output for the next build."""
+        src_uri = page.file.src_uri
+        key = self.keys.get(src_uri)
+        if key is not None and src_uri not in self.reused:
+            self._put(self.output, src_uri, key, output)
+
+    def _put(self, store: dict[str, Any], src_uri: str, key: str, value: Any) -> None:
+        if len(store) > MAX_ENTRIES:
+            store.clear()
+        store[src_uri] = (key, value)
+
+
+def _nav_signature(items: list[Any]) -> list[object]:
+    signature: list[object] = []
+    for item in items:
+        if isinstance(item, Section):
+            signature.append([item.title, _nav_signature(item.children)])
+        else:
+            signature.append([item.title, getattr(item, "url", ""), type(item).__name__])
+    return signature

@@ -1,0 +1,151 @@
+"""The page's console: one valkey-cli style line in, the reply as valkey-cli prints it out.
+
+Lines are split the way valkey-cli splits them ("..." with escapes, '...' with \\' only), and
+replies are formatted the way valkey-cli formats them on a terminal. Nothing is evaluated: the
+words go to `Server.execute` as an argument vector.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trafikist.model.builtins import Replies, Status
+from trafikist.model.errors import ReplyError
+from trafikist.model.server import Server
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "a": "\a"}
+_HEX = "0123456789abcdefABCDEF"
+INVALID = "Invalid argument(s)"
+
+
+class ParseError(ValueError):
+    pass
+
+
+def split_args(line: str) -> list[bytes]:
+    """valkey-cli's sdssplitargs: words, "double quotes" with escapes, 'single quotes'."""
+    args: list[bytes] = []
+    index, length = 0, len(line)
+    while True:
+        while index < length and line[index].isspace():
+            index += 1
+        if index >= length:
+            return args
+        current = bytearray()
+        in_double = in_single = False
+        while True:
+            char = line[index] if index < length else ""
+            following = line[index + 1] if index + 1 < length else ""
+            if in_double:
+                if (
+                    char == "\\"
+                    and following == "x"
+                    and index + 3 < length
+                    and line[index + 2] in _HEX
+                    and line[index + 3] in _HEX
+                ):
+                    current.append(int(line[index + 2 : index + 4], 16))
+                    index += 3
+                elif char == "\\" and following:
+                    index += 1
+                    current += _ESCAPES.get(following, following).encode()
+                elif char == '"':
+                    if following and not following.isspace():
+                        raise ParseError(INVALID)
+                    index += 1
+                    break
+                elif not char:
+                    raise ParseError(INVALID)
+                else:
+                    current += char.encode()
+            elif in_single:
+                if char == "\\" and following == "'":
+                    index += 1
+                    current += b"'"
+                elif char == "'":
+                    if following and not following.isspace():
+                        raise ParseError(INVALID)
+                    index += 1
+                    break
+                elif not char:
+                    raise ParseError(INVALID)
+                else:
+                    current += char.encode()
+            elif char in ("", " ", "\n", "\r", "\t"):
+                break
+            elif char == '"':
+                in_double = True
+            elif char == "'":
+                in_single = True
+            else:
+                current += char.encode()
+            index += 1
+        args.append(bytes(current))
+
+
+def quote(data: bytes) -> str:
+    """valkey-cli's sdscatrepr: quoted, escaped, non-printable bytes as \\xHH."""
+    out = ['"']
+    for byte in data:
+        char = chr(byte)
+        if char in ("\\", '"'):
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\r":
+            out.append("\\r")
+        elif char == "\t":
+            out.append("\\t")
+        elif char == "\a":
+            out.append("\\a")
+        elif char == "\b":
+            out.append("\\b")
+        elif 32 <= byte < 127:
+            out.append(char)
+        else:
+            out.append(f"\\x{byte:02x}")
+    out.append('"')
+    return "".join(out)
+
+
+def format_reply(reply: Any, prefix: str = "") -> str:
+    """valkey-cli's cliFormatReplyTTY, for RESP2 replies; ends with a newline."""
+    if isinstance(reply, ReplyError):
+        return f"(error) {reply.text}\n"
+    if reply is None:
+        return "(nil)\n"
+    if isinstance(reply, bool):
+        return f"(integer) {int(reply)}\n"
+    if isinstance(reply, int):
+        return f"(integer) {reply}\n"
+    if isinstance(reply, Status):
+        return reply.decode("utf-8", errors="replace") + "\n"
+    if isinstance(reply, bytes):
+        return quote(reply) + "\n"
+    if isinstance(reply, str):
+        return quote(reply.encode()) + "\n"
+    if isinstance(reply, list):
+        if not reply:
+            return "(empty array)\n"
+        width = len(str(len(reply)))
+        nested = prefix + " " * (width + 2)
+        out = []
+        for number, item in enumerate(reply, start=1):
+            out.append(f"{'' if number == 1 else prefix}{number:>{width}}) ")
+            out.append(format_reply(item, nested))
+        return "".join(out)
+    return f"{reply}\n"
+
+
+def execute_line(server: Server, line: str) -> str:
+    """Run one console line on the server's console connection; return valkey-cli's output."""
+    try:
+        args = split_args(line)
+    except ParseError as error:
+        return str(error)
+    if not args:
+        return ""
+    reply = server.execute(*args)
+    if isinstance(reply, Replies):
+        return "".join(format_reply(item) for item in reply).rstrip("\n")
+    return format_reply(reply).rstrip("\n")

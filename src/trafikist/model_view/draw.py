@@ -1,0 +1,440 @@
+"""Draw a model trace: the timeline (SVG) and the readable trace (an HTML table).
+
+This module runs twice with the same input: in CPython at build time, to bake the static form
+into the page, and in Pyodide in the page, after a live run. Same trace, same markup, by
+construction. So it is pure stdlib, and every number is formatted with a fixed precision (never
+`repr` of a float), which is the same in every Python.
+
+Every text that comes from a trace (job ids, stream names, argument vectors, replies) goes
+through `html.escape`: a scenario or a console session can hold any bytes.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any
+
+# -- layout of the timeline (SVG user units) ----------------------------------------------------
+WIDTH = 720
+LABEL_WIDTH = 118  # the lane names on the left
+RIGHT_MARGIN = 12
+PLOT_LEFT = LABEL_WIDTH
+PLOT_WIDTH = WIDTH - LABEL_WIDTH - RIGHT_MARGIN
+AXIS_HEIGHT = 18
+ROW = 14  # one job (or one counter) in a lane
+BAR = 10
+LANE_GAP = 6
+MIN_BAR = 2  # a stay of zero virtual time still shows as a sliver
+CHAR_WIDTH = 5.6  # of the 9.5-unit font, to decide whether a label fits inside its bar
+CLIENT_CLASSES = 8  # c0 … c7 in duty.css, reused in order
+
+# The queue's places, in the order a job moves through them; CSS class of each.
+QUEUE_LANES = (
+    ("schedule", "s"),
+    ("pending", "p"),
+    ("active", "a"),
+    ("dead", "d"),
+    ("done", "f"),
+)
+# Events drawn on the commands row: the kinds a reader must not miss.
+MARKED_EVENTS = {"crash": "✕", "restart": "↻", "refused": "⊘"}
+# Events the trace table leaves out: the blocked command's reply cell says it already.
+EVENTS_SHOWN_IN_REPLY = frozenset({"wake", "timeout"})
+PLAIN_WORD = re.compile(r"^[\w@:./+*<>=-]+$")
+
+
+def fmt(value: float, digits: int = 1) -> str:
+    """A coordinate or a time, always the same text for the same number in every Python."""
+    text = f"{value:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def fmt0(value: float) -> str:
+    """A coordinate in whole SVG units: the timeline is 720 units wide, so that is precise
+    enough, and it keeps the page light."""
+    return fmt(value, 0)
+
+
+def seconds(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def esc(text: Any) -> str:
+    """Text for an attribute value (quotes escaped too)."""
+    return html.escape(str(text), quote=True)
+
+
+def escape_text(value: Any) -> str:
+    """Text for element content: <, > and & escaped; quotes stay as they are (fewer bytes)."""
+    return html.escape(str(value), quote=False)
+
+
+# -- the timeline --------------------------------------------------------------------------------
+
+
+def snapshots(trace: dict[str, Any]) -> list[tuple[float, dict[str, Any]]]:
+    """(time, state) from the start to the last step; each state holds until the next one."""
+    found = [(0.0, trace.get("initial") or {})]
+    found += [(float(step["t"]), step.get("state") or {}) for step in trace.get("steps", [])]
+    return found
+
+
+def stays(
+    shots: list[tuple[float, dict[str, Any]]], lane: str, end: float
+) -> dict[str, list[tuple[float, float]]]:
+    """For each job, the intervals during which it sits in `lane`, in order of first arrival."""
+    open_since: dict[str, float] = {}
+    found: dict[str, list[tuple[float, float]]] = {}
+    for t, state in shots:
+        present = set(state.get(lane) or ())
+        for job in list(open_since):
+            if job not in present:
+                found[job].append((open_since.pop(job), t))
+        for job in state.get(lane) or ():
+            if job not in open_since:
+                open_since[job] = t
+                found.setdefault(job, [])
+    for job, since in open_since.items():
+        found[job].append((since, end))
+    return found
+
+
+def counter_series(
+    shots: list[tuple[float, dict[str, Any]]], section: str, end: float
+) -> dict[str, list[tuple[float, float, str]]]:
+    """For each name in a state section (streams, pel, failures): (start, end, label) runs."""
+    runs: dict[str, list[tuple[float, float, str]]] = {}
+    current: dict[str, tuple[float, str]] = {}
+    for t, state in shots:
+        values = state.get(section) or {}
+        for name in list(current):
+            if name not in values:
+                since, label = current.pop(name)
+                runs[name].append((since, t, label))
+        for name, value in values.items():
+            label = _counter_label(section, value)
+            if name in current and current[name][1] == label:
+                continue
+            if name in current:
+                since, old = current[name]
+                runs[name].append((since, t, old))
+            current[name] = (t, label)
+            runs.setdefault(name, [])
+    for name, (since, label) in current.items():
+        runs[name].append((since, end, label))
+    return runs
+
+
+def _counter_label(section: str, value: Any) -> str:
+    if section == "failures" and isinstance(value, dict):
+        ttl = value.get("ttl")
+        ttl_text = "no TTL" if ttl == -1 else f"TTL {ttl}"
+        return f"{value.get('count')} · {ttl_text}"
+    return str(value)
+
+
+def _nice_step(duration: float) -> float:
+    for step in (0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200):
+        if duration / step <= 10:
+            return float(step)
+    return 3600.0
+
+
+def clients_in_order(trace: dict[str, Any]) -> list[str]:
+    """The trace's clients: the scenario's processes first, then whoever else sent a command."""
+    names = [process["name"] for process in trace.get("processes", [])]
+    for step in trace.get("steps", []):
+        if step["client"] not in names:
+            names.append(step["client"])
+    return names
+
+
+def render_timeline_svg(trace: dict[str, Any]) -> str:
+    """Where each job sits over virtual time, the bus counters, and when each client sends."""
+    duration = float(trace.get("duration") or 1.0)
+    shots = snapshots(trace)
+    end = max(duration, shots[-1][0])
+
+    def x(t: float) -> float:
+        return PLOT_LEFT + PLOT_WIDTH * min(max(t, 0.0), end) / end
+
+    parts: list[str] = []
+    y = AXIS_HEIGHT
+
+    # Axis: a tick and a time label at round numbers of seconds.
+    step = _nice_step(end)
+    ticks: list[str] = []
+    count = int(end / step + 1e-9)
+    for index in range(count + 1):
+        t = index * step
+        ticks.append(f"M{fmt0(x(t))} {AXIS_HEIGHT - 4}v4")
+        parts.append(
+            f'<text class="tk-tl__tick" x="{fmt0(x(t))}" y="{AXIS_HEIGHT - 7}">{fmt(t, 2)} s</text>'
+        )
+    axis = f"M{PLOT_LEFT} {AXIS_HEIGHT}H{WIDTH - RIGHT_MARGIN}{''.join(ticks)}"
+    parts.append(f'<path class="tk-tl__axis" d="{axis}"/>')
+
+    # Commands: one path per client, a short upright stroke for each command it sends.
+    clients = clients_in_order(trace)
+    y += 4
+    parts.append(_lane_label("commands", y, ROW))
+    strokes: dict[str, list[str]] = {}
+    for step_data in trace.get("steps", []):
+        stroke = f"M{fmt0(x(float(step_data['t'])))} {y + 1}v{BAR}"
+        mine = strokes.setdefault(step_data["client"], [])
+        if stroke not in mine:  # commands a millisecond apart share one stroke
+            mine.append(stroke)
+    for name in clients:
+        if name in strokes:
+            css = f"c{clients.index(name) % CLIENT_CLASSES}"
+            parts.append(f'<path class="tk-tl__cmd {css}" d="{"".join(strokes[name])}"/>')
+    for event in trace.get("events", []):
+        mark = MARKED_EVENTS.get(event.get("kind", ""))
+        if mark:
+            parts.append(
+                f'<text class="tk-tl__event tk-tl__event--{esc(event["kind"])}" '
+                f'x="{fmt0(x(float(event["t"])))}" y="{y + ROW + 8}">{mark}</text>'
+            )
+    y += ROW + 10 + LANE_GAP
+
+    # The queue's places: one sub-row per job that ever sits there.
+    bars = _Bars()
+    due = trace.get("due") or {}
+    if trace.get("jobs"):
+        for lane, css in QUEUE_LANES:
+            if lane == "done" and not any(state.get("done") for _, state in shots):
+                continue
+            by_job = stays(shots, lane, end)
+            rows = max(1, len(by_job))
+            parts.append(_lane_box(lane, y, rows))
+            for row, (job, intervals) in enumerate(by_job.items()):
+                top = y + row * ROW + (ROW - BAR) // 2
+                for start, stop in intervals:
+                    pieces = [(start, stop, css)]
+                    job_due = due.get(job)
+                    if lane == "schedule" and job_due is not None and start < job_due < stop:
+                        # Past its due time a job still waits in schedule until a sweep moves it.
+                        pieces = [(start, job_due, css), (job_due, stop, "sl")]
+                    elif lane == "schedule" and job_due is not None and job_due <= start:
+                        pieces = [(start, stop, "sl")]
+                    for first, last, piece_css in pieces:
+                        bars.add(x(first), x(last), top, piece_css, job)
+            y += rows * ROW + LANE_GAP
+
+    # The bus: stream lengths, the group's pending entries, the failure counts and their TTL.
+    for section, css, prefix in (
+        ("streams", "x", "stream "),
+        ("pel", "g", "pending "),
+        ("failures", "n", "count "),
+    ):
+        for name, runs in counter_series(shots, section, end).items():
+            parts.append(_lane_box(prefix + _short_name(section, name), y, 1))
+            top = y + (ROW - BAR) // 2
+            for start, stop, label in runs:
+                if label not in ("0", ""):
+                    bars.add(x(start), x(stop), top, css, label)
+            y += ROW + LANE_GAP
+
+    parts += bars.markup()
+    height = y + 2
+    label = esc(
+        f"Timeline of the scenario {trace.get('scenario', '')}: where each job and bus entry "
+        f"sits over {fmt(duration, 3)} s of virtual time, and when each client sends."
+    )
+    return (
+        f'<svg class="tk-tl" viewBox="0 0 {WIDTH} {fmt(height)}" width="{WIDTH}" '
+        f'height="{fmt(height)}" role="img" aria-label="{label}">' + "".join(parts) + "</svg>"
+    )
+
+
+def _short_name(section: str, name: str) -> str:
+    if section == "failures":
+        # `<stream>:failures:<entry id>`: the entry id is what tells two counts apart.
+        return name.rsplit(":", 1)[-1]
+    if section == "pel":
+        stream, _, group = name.partition(" ")
+        return f"{group} · {stream}"
+    return name
+
+
+def _lane_label(text: str, top: float, height: float) -> str:
+    shown = text if len(text) <= 20 else text[:19] + "…"
+    baseline = fmt0(top + height / 2 + 3.5)
+    return f'<text class="tk-tl__lane" x="4" y="{baseline}">{escape_text(shown)}</text>'
+
+
+def _lane_box(text: str, top: float, rows: int) -> str:
+    height = rows * ROW
+    return (
+        f'<rect class="tk-tl__bg" x="{PLOT_LEFT}" y="{fmt0(top)}" width="{PLOT_WIDTH}" '
+        f'height="{height}"/>' + _lane_label(text, top, height)
+    )
+
+
+class _Bars:
+    """Bars as one path per colour (a rectangle is `M x y h w v 10 h -w z`: about a third of
+    the bytes of a <rect>), and the labels that fit inside their bar, drawn on top."""
+
+    def __init__(self) -> None:
+        self.paths: dict[str, list[str]] = {}
+        self.labels: list[str] = []
+
+    def add(self, left: float, right: float, top: int, css: str, label: str) -> None:
+        left_unit = round(left)
+        width = max(round(right) - left_unit, MIN_BAR)
+        self.paths.setdefault(css, []).append(f"M{left_unit} {top}h{width}v{BAR}h-{width}z")
+        if width >= CHAR_WIDTH * len(label) + 4:
+            self.labels.append(
+                f'<text x="{left_unit + 2}" y="{top + BAR - 2}">{escape_text(label)}</text>'
+            )
+
+    def markup(self) -> list[str]:
+        paths = [f'<path class="{css}" d="{"".join(d)}"/>' for css, d in self.paths.items()]
+        return paths + self.labels
+
+
+# -- the readable trace --------------------------------------------------------------------------
+
+
+def quote_arg(arg: Any) -> str:
+    """An argument as valkey-cli users write it: bare when plain, in double quotes otherwise."""
+    text = str(arg)
+    if PLAIN_WORD.match(text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def reply_text(reply: Any, nested: bool = False) -> str:
+    """A reply on one line, in valkey-cli's words: (integer) 1, (nil), "text", (error) …"""
+    if isinstance(reply, dict) and "error" in reply:
+        return f"(error) {reply['error']}"
+    if reply is None:
+        return "(nil)"
+    if isinstance(reply, bool):
+        return f"(integer) {int(reply)}"
+    if isinstance(reply, int):
+        return str(reply) if nested else f"(integer) {reply}"
+    if isinstance(reply, str):
+        return quote_arg(reply) if nested else f'"{reply}"'
+    if isinstance(reply, list):
+        if not reply:
+            return "[]" if nested else "(empty array)"
+        inner = ", ".join(reply_text(item, nested=True) for item in reply)
+        return f"[{inner}]" if nested else f"{len(reply)} items: [{inner}]"
+    return str(reply)
+
+
+def _step_reply(step: dict[str, Any]) -> str:
+    reply = reply_text(step.get("reply"))
+    if not step.get("blocked"):
+        return reply
+    replied = step.get("replied")
+    if replied is None:
+        return "blocked until the end of the run"
+    return f"{reply} at {seconds(float(replied))} (blocked)"
+
+
+def trace_rows(trace: dict[str, Any]) -> list[tuple[float, int, int, str]]:
+    """Steps and events merged by time; at the same time a step comes before an event."""
+    rows: list[tuple[float, int, int, str]] = []
+    for index, step in enumerate(trace.get("steps", [])):
+        command = " ".join(quote_arg(arg) for arg in step.get("argv", []))
+        if step.get("pipeline"):
+            command += "  (pipelined)"
+        # End tags of cells and rows are left out (HTML allows it): a long trace stays light.
+        cells = (
+            f"<td>{seconds(float(step['t']))}<td>{escape_text(step['client'])}"
+            f"<td>{escape_text(step.get('via', ''))}<td>{escape_text(command)}"
+            f"<td>{escape_text(_step_reply(step))}"
+        )
+        rows.append((float(step["t"]), 0, index, f"<tr>{cells}"))
+    for index, event in enumerate(trace.get("events", [])):
+        if event.get("kind") in EVENTS_SHOWN_IN_REPLY:
+            continue
+        words = f"{event.get('kind', '')}: {event.get('text', '')}"
+        cells = (
+            f"<td>{seconds(float(event['t']))}<td>{escape_text(event.get('client', ''))}"
+            f'<td colspan="3">{escape_text(words)}'
+        )
+        rows.append((float(event["t"]), 1, index, f'<tr class="tk-trace__event">{cells}'))
+    rows.sort(key=lambda row: row[:3])
+    return rows
+
+
+def render_trace_html(trace: dict[str, Any]) -> str:
+    """The commands sent, in order, with their replies and the run's events, as a table."""
+    steps = trace.get("steps", [])
+    events = trace.get("events", [])
+    summary = f"Trace · {len(steps)} commands, {len(events)} events"
+    head = "".join(
+        f'<th scope="col">{name}</th>' for name in ("t (s)", "client", "call", "command", "reply")
+    )
+    body = "\n".join(row[3] for row in trace_rows(trace))
+    return (
+        f'<details class="tk-trace"><summary>{escape_text(summary)}</summary>\n'
+        f'<table class="tk-trace__table">\n<thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n{body}\n</tbody>\n</table>\n</details>"
+    )
+
+
+# -- the whole result ----------------------------------------------------------------------------
+
+
+def legend_html(trace: dict[str, Any]) -> str:
+    clients = clients_in_order(trace)
+    sent = {step["client"] for step in trace.get("steps", [])}
+    swatches = "".join(
+        f'<span class="tk-tl__key"><span class="tk-tl__swatch c{index % CLIENT_CLASSES}">'
+        f"</span>{escape_text(name)}</span>"
+        for index, name in enumerate(clients)
+        if name in sent
+    )
+    places = "".join(
+        f'<span class="tk-tl__key"><span class="tk-tl__swatch {css}"></span>{text}</span>'
+        for css, text in (("sl", "past due, still in schedule"), ("x", "stream length"))
+    )
+    return f'<span class="tk-tl__legend">{swatches}{places}</span>'
+
+
+def choices_html(trace: dict[str, Any], known: Iterable[str]) -> str:
+    """Links to the model's own choices this run relied on (the widget lists their words)."""
+    known_ids = set(known)
+    ids = [choice for choice in trace.get("choices", []) if choice in known_ids]
+    if not ids:
+        return ""
+    links = ", ".join(
+        f'<a href="#tk-choice-{esc(choice)}">{escape_text(choice)}</a>' for choice in ids
+    )
+    return (
+        '<p class="tk-run__choices">The model\'s own choices this run relies on, where the seed '
+        f"gives no value: {links}.</p>"
+    )
+
+
+def summarize(trace: dict[str, Any]) -> str:
+    steps = trace.get("steps", [])
+    clients = [name for name in clients_in_order(trace) if any(s["client"] == name for s in steps)]
+    final = trace.get("final") or {}
+    places = ", ".join(f"{lane} {len(final.get(lane) or [])}" for lane, _ in QUEUE_LANES[:4])
+    by = f" by {', '.join(clients)}" if clients else ""
+    text = (
+        f"Ran {trace.get('scenario', '')}: {len(steps)} commands{by} in "
+        f"{fmt(float(trace.get('duration') or 0), 3)} s of virtual time"
+    )
+    if trace.get("jobs"):
+        text += f"; at the end: {places}"
+    return text + "."
+
+
+def render_result_html(trace: dict[str, Any], known_choices: Iterable[str] = ()) -> str:
+    """The timeline, its legend, the choices note and the trace: what a duty's panel shows."""
+    caption = escape_text(summarize(trace))
+    return (
+        f'<figure class="tk-run__figure">{render_timeline_svg(trace)}\n'
+        f"<figcaption>{caption} {legend_html(trace)}</figcaption></figure>\n"
+        f"{choices_html(trace, known_choices)}\n{render_trace_html(trace)}"
+    )

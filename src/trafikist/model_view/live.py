@@ -1,0 +1,63 @@
+"""What the page's worker calls in Pyodide: run a scenario, draw it, answer console lines.
+
+Arguments and results are JSON text, so nothing but strings crosses between JavaScript and
+Python. The last run's Simulation is kept: the console talks to its server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from trafikist.model import MODEL_CHOICES, ScenarioError, Simulation
+from trafikist.model.console import execute_line
+from trafikist.model_view.controls import overrides_from_controls
+from trafikist.model_view.draw import render_result_html, summarize
+
+_last: Simulation | None = None
+CHOICE_IDS = tuple(choice.id for choice in MODEL_CHOICES)
+
+
+def canonical_json(trace: dict[str, Any]) -> str:
+    """The one text form of a trace, for the build and the page alike (sorted keys)."""
+    return json.dumps(trace, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def result_of(trace: dict[str, Any]) -> dict[str, str]:
+    return {
+        "trace": canonical_json(trace),
+        "markup": render_result_html(trace, CHOICE_IDS),
+        "summary": summarize(trace),
+    }
+
+
+def run(scenario_file: str, controls_json: str = "") -> str:
+    """Run a scenario with the reader's controls; JSON text of {trace, markup, summary} or
+    {error}. A model error becomes a message for the widget, never an uncaught exception.
+
+    `scenario_file` is the text of the site's scenarios/NAME.json: {"scenario": …, "trace": …}
+    (the trace is the build's, for comparison; it is not used here).
+    """
+    global _last
+    try:
+        data = json.loads(scenario_file)["scenario"]
+        controls = json.loads(controls_json) if controls_json else {}
+        overrides = overrides_from_controls(data, controls) if controls else {}
+        simulation = Simulation(data, overrides or None, source=f"scenario {data.get('name')}")
+        trace = simulation.run()
+        _last = simulation
+        return json.dumps(result_of(trace))
+    except ScenarioError as error:
+        return json.dumps({"error": str(error)})
+    except Exception as error:  # a bug in the model: the reader sees it in the widget
+        return json.dumps({"error": f"the model failed: {type(error).__name__}: {error}"})
+
+
+def console(line: str) -> str:
+    """One console line against the last run's server, replied as valkey-cli prints it."""
+    if _last is None:
+        return "(error) Run the scenario first; the console talks to the run's server."
+    try:
+        return execute_line(_last.server, line)
+    except Exception as error:  # the console never takes the worker down
+        return f"(error) the model failed: {type(error).__name__}: {error}"

@@ -1,0 +1,148 @@
+"""The live "pick a duty" widget's build side, with no engine in it (no MkDocs import).
+
+`DutyWidget.prepare` does everything the build needs once: it finds Pyodide's runtime in
+node_modules (unless the site loads Pyodide from `pyodide_url`), builds the model's wheel, writes
+the lock file that names it, and bakes each duty's default scenario. The adapter then asks for
+the duties block of a page (`render_block`) and for the files to add to the site (`site_files`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import markupsafe
+
+from trafikist.course.render import Renderer
+from trafikist.course.structure import Page
+from trafikist.model import MODEL_CHOICES
+from trafikist.widget.bake import BakedRun, bake_duty
+from trafikist.widget.lock import lock_with_wheel
+from trafikist.widget.minify import minify_css, minify_js
+from trafikist.widget.runtime import PyodideRuntime, find_pyodide_runtime
+from trafikist.widget.wheel import BuiltWheel, build_model_wheel
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # src/trafikist
+# Where each part goes in the site, under the plugin's assets path (assets/trafikist):
+PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
+MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
+DEFAULT_TIME_LIMIT = 10  # seconds a live run may take before the page stops it
+# Files of widgets/ that the page loads itself (not the worker): the site gets them lighter
+# (trafikist.widget.minify).
+PAGE_LOAD_FILES = {
+    "duty/duty.js": minify_js,
+    "duty/duty.css": minify_css,
+    "duty/widget.mjs": minify_js,
+}
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One file to add to the built site: its URI, and its bytes or the file to copy."""
+
+    uri: str
+    content: bytes | None = None
+    source: Path | None = None
+
+
+@dataclass
+class DutyWidget:
+    modules_dir: Path
+    node_modules: Path
+    widgets_dir: Path | None = None  # widgets/, whose duty.js and duty.css the site gets lighter
+    assets_path: str = "assets/trafikist"
+    pyodide_url: str = ""  # empty: Pyodide is served from the site itself
+    time_limit: int = DEFAULT_TIME_LIMIT
+    runtime: PyodideRuntime | None = None
+    wheel: BuiltWheel | None = None
+    lock: bytes = b""
+    runs: dict[str, BakedRun] = field(default_factory=dict)  # "module id/duty id" -> run
+
+    def prepare(self, pages: list[Page]) -> DutyWidget:
+        """Check the runtime, build the wheel and the lock, bake every duty with a scenario.
+        Raises CourseError with the fix (for instance: run scripts/setup)."""
+        for page in pages:
+            if page.source is None:
+                continue
+            for duty in page.duties:
+                run = bake_duty(page.source.parent, duty)
+                if run is not None:
+                    self.runs[f"{page.id}/{duty.id}"] = run
+        if self.runs:  # no scenario anywhere: the static form needs no runtime
+            self.runtime = find_pyodide_runtime(self.node_modules)
+            self.wheel = build_model_wheel(PACKAGE_DIR)
+            self.lock = lock_with_wheel(self.runtime.lock_file, self.wheel)
+        return self
+
+    @property
+    def live(self) -> bool:
+        """True when some duty has a scenario, so pages get the live widget."""
+        return bool(self.runs)
+
+    def register(self, renderer: Renderer) -> None:
+        renderer.extra_blocks["duties"] = lambda page: self.render_block(renderer, page)
+
+    def render_block(self, renderer: Renderer, page: Page) -> str:
+        runs = {
+            duty.id: self.runs[f"{page.id}/{duty.id}"]
+            for duty in page.duties
+            if f"{page.id}/{duty.id}" in self.runs
+        }
+        live = {
+            "runs": {
+                duty_id: {
+                    "scenario": run.scenario_name,
+                    # JSON in a single-quoted attribute: only & and ' need escaping.
+                    "defaults": markupsafe.Markup(
+                        run.controls_json.replace("&", "&amp;").replace("'", "&#39;")
+                    ),
+                    "markup": markupsafe.Markup(run.markup),
+                    "controls": run.controls,
+                }
+                for duty_id, run in runs.items()
+            },
+            # The controls sit in this duty's panel in the HTML; widget.mjs moves them.
+            "first": next(iter(runs), None),
+            "pyodide_url": self.pyodide_url,
+            "time_limit": self.time_limit,
+            "choices": MODEL_CHOICES,
+        }
+        template = renderer.templates.get_template("duties.html.j2")
+        return template.render(page=page, duties=page.duties, live=live if runs else None)
+
+    def site_files(self) -> list[SiteFile]:
+        if self.wheel is None:
+            return []
+        model = f"{self.assets_path}/{MODEL_FOLDER}"
+        files = [
+            SiteFile(f"{self.assets_path}/{name}", content=minify(source.read_text()).encode())
+            for name, minify in PAGE_LOAD_FILES.items()
+            if self.widgets_dir and (source := self.widgets_dir / name).is_file()
+        ]
+        files += [
+            SiteFile(f"{model}/{self.wheel.name}", content=self.wheel.data),
+            SiteFile(f"{model}/pyodide-lock.json", content=self.lock),
+        ]
+        seen: set[str] = set()
+        for run in self.runs.values():
+            if run.scenario_name not in seen:
+                seen.add(run.scenario_name)
+                uri = f"{model}/scenarios/{run.scenario_name}.json"
+                files.append(SiteFile(uri, content=run.site_json()))
+        if not self.pyodide_url and self.runtime is not None:
+            files += [
+                SiteFile(f"{self.assets_path}/{PYODIDE_FOLDER}/{path.name}", source=path)
+                for path in self.runtime.files
+            ]
+        return files
+
+    def manifest(self) -> str:
+        """What the widget added, for logs and tests."""
+        return json.dumps(
+            {
+                "pyodide": self.runtime.version if self.runtime else None,
+                "wheel": self.wheel.name if self.wheel else None,
+                "runs": sorted(self.runs),
+            }
+        )

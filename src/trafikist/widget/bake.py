@@ -1,0 +1,84 @@
+"""Bake each duty's default scenario at build time: run the model in CPython and draw it.
+
+The page carries the drawing before any JavaScript runs; the scenario and its trace also go into
+the site as JSON (`assets/…/model/scenarios/NAME.json`), the worker's input and the browser
+test's reference.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trafikist.course.structure import Duty
+from trafikist.errors import CourseError
+from trafikist.model import ScenarioError, Simulation
+from trafikist.model_view.controls import controls_of
+from trafikist.model_view.live import canonical_json, result_of
+
+SCENARIOS_FOLDER = "scenarios"
+
+
+@dataclass(frozen=True)
+class BakedRun:
+    duty_id: str
+    scenario_name: str
+    scenario: dict[str, Any]  # the scenario file, parsed
+    trace: dict[str, Any]
+    markup: str  # timeline, legend, choices note and trace table
+    controls: dict[str, Any]  # the controls' defaults for this scenario
+
+    @property
+    def controls_json(self) -> str:
+        return json.dumps(self.controls, sort_keys=True, separators=(",", ":"))
+
+    def site_json(self) -> bytes:
+        """The file the worker fetches: the scenario, and the trace the build got from it."""
+        return (
+            '{"scenario":'
+            + json.dumps(self.scenario, sort_keys=True, separators=(",", ":"))
+            + ',"trace":'
+            + canonical_json(self.trace)
+            + "}"
+        ).encode()
+
+
+def load_scenario(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise CourseError.at(
+            path, None, f"cannot be read as YAML ({error}).", "Fix the YAML."
+        ) from None
+    if not isinstance(data, dict):
+        raise CourseError.at(path, 1, "is not a scenario mapping.", "See docs/scenarios.md.")
+    return data
+
+
+def bake_duty(module_folder: Path, duty: Duty) -> BakedRun | None:
+    """The duty's default (first) scenario, run and drawn; None for a duty without one."""
+    if not duty.scenarios:
+        return None
+    name = duty.scenarios[0]
+    path = module_folder / SCENARIOS_FOLDER / f"{name}.yml"
+    data = load_scenario(path)
+    try:
+        trace = Simulation(data, None, source=str(path)).run()
+        controls = controls_of(data)
+    except ScenarioError as error:
+        raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
+    # The page and the worker read the trace as JSON; a round trip makes the baked drawing
+    # come from exactly what the page will compare with (tuples become lists, and so on).
+    trace = json.loads(canonical_json(trace))
+    return BakedRun(
+        duty_id=duty.id,
+        scenario_name=name,
+        scenario=data,
+        trace=trace,
+        markup=result_of(trace)["markup"],
+        controls=controls,
+    )

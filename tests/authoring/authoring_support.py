@@ -1,0 +1,141 @@
+"""Helpers for the authoring tests: a project with a good site built, and the checks that a
+bad input ends the build cleanly."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from support import build_env, copy_project, mkdocs_build
+
+MODULE_04 = Path("modules/04-blocking-timers-and-the-bus")
+
+
+def digest(site: Path) -> dict[str, str]:
+    """Every file of a built site and the hash of its bytes."""
+    return {
+        path.relative_to(site).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(site.rglob("*"))
+        if path.is_file()
+    }
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace `old` by `new` (it must be there); return the line where the edit starts."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def line_of(path: Path, text: str) -> int:
+    content = path.read_text(encoding="utf-8")
+    assert text in content, f"{text!r} is not in {path}"
+    return content[: content.index(text)].count("\n") + 1
+
+
+@dataclass
+class GoodSite:
+    site: Path
+    files: dict[str, str]
+
+
+def project_with_site(destination: Path, good: GoodSite) -> Path:
+    """A copy of the repository's sources, with the last good site already in `site/`."""
+    project = copy_project(destination)
+    shutil.copytree(good.site, project / "site", symlinks=True)
+    return project
+
+
+def assert_build_fails(
+    project: Path,
+    good: GoodSite,
+    pattern: str,
+    *,
+    file: str | Path | None = None,
+    line: int | None = None,
+) -> str:
+    """Build; it must exit non-zero with one clear message and leave the last good site."""
+    result: subprocess.CompletedProcess[str] = mkdocs_build(project, project / "site")
+    output = result.stderr + result.stdout
+    assert result.returncode == 1, output
+    assert "Traceback" not in output, output
+    errors = [text for text in output.splitlines() if text.startswith("ERROR")]
+    assert len(errors) == 1, output
+    message = errors[0].split("-", 1)[1].strip()
+    assert re.search(pattern, message), message
+    assert " Fix: " in message, message
+    if file is not None:
+        where = f"{Path(file).as_posix()}:{line}:" if line else f"{Path(file).as_posix()}:"
+        assert message.startswith(where), f"{message!r} should start with {where!r}"
+    assert "Aborted with a BuildError!" in output, output
+    assert digest(project / "site") == good.files, "the previous site was changed"
+    leftovers = [path.name for path in project.iterdir() if path.name.startswith(".site")]
+    assert not leftovers, leftovers
+    return message
+
+
+# -- a real `mkdocs serve` --------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def fetch(url: str, timeout: float = 60) -> str:
+    """The page's text, for any status (mkdocs serves its 404 page with the error too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.read().decode("utf-8")
+
+
+def wait_until(url: str, check: Callable[[str], bool], timeout: float = 90) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            text = fetch(url)
+            if check(text):
+                return text
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never satisfied the check; last text:\n{text[-2000:]}")
+
+
+@contextlib.contextmanager
+def mkdocs_serve(project: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`mkdocs serve` in `project` on a free port; yields the base URL and the process."""
+    port = free_port()
+    log_path = project / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=project,
+            env=build_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield f"http://127.0.0.1:{port}/", process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -1,0 +1,80 @@
+"""The preview loop under a real `mkdocs serve`: an edit is served; a broken file shows its
+error on the page being previewed while the server keeps running; the fix brings the page back
+with no restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from authoring.authoring_support import MODULE_04, edit, mkdocs_serve, wait_until
+from support import copy_project
+
+pytestmark = pytest.mark.slow
+
+PAGE = "trafikist/04-blocking-timers-and-the-bus/"
+ERROR = "The course does not build"
+
+
+def test_edit_break_and_fix_under_serve(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    module = project / MODULE_04 / "module.md"
+    with mkdocs_serve(project) as (base, process):
+        url = base + PAGE
+        wait_until(url, lambda text: "Who moves time today" in text)
+
+        # An edit is served.
+        marker = "A marker sentence for the serve test."
+        edit(module, "## Who moves time today\n", f"## Who moves time today\n\n{marker}\n")
+        wait_until(url, lambda text: marker in text)
+
+        # A broken file: the error shows on the page being previewed, with file, line and fix.
+        line = edit(module, "status: built\n", "status: bilt\n")
+        page = wait_until(url, lambda text: ERROR in text)
+        assert f"modules/04-blocking-timers-and-the-bus/module.md:{line}: unknown status" in page
+        assert "Fix: Use one of: built, planned." in page
+        assert "Traceback" not in page
+        # Every other page of the site shows it too, and so do addresses that do not exist.
+        assert ERROR in wait_until(base, lambda text: ERROR in text)
+        assert ERROR in wait_until(base + "no/such/page/", lambda text: ERROR in text)
+        assert process.poll() is None, "the server stopped"
+
+        # The fix brings the page back, with the earlier edit, and no restart.
+        edit(module, "status: bilt\n", "status: built\n")
+        page = wait_until(url, lambda text: ERROR not in text and marker in text)
+        assert "Who moves time today" in page
+        assert process.poll() is None
+
+    log = (project / "serve.log").read_text(encoding="utf-8")
+    assert "unknown status 'bilt'" in log
+    assert "Traceback" not in log
+
+
+def test_a_failure_outside_the_course_shows_too(tmp_path: Path) -> None:
+    """A strict-mode warning (a broken link in docs/) aborts the rebuild; the preview shows the
+    warning instead of holding every request, and the fix recovers."""
+    project = copy_project(tmp_path / "project")
+    docs = sorted((project / "docs").glob("*.md"))[0]
+    original = docs.read_text(encoding="utf-8")
+    with mkdocs_serve(project) as (base, process):
+        url = base + PAGE
+        wait_until(url, lambda text: "Who moves time today" in text)
+        docs.write_text(original + "\nSee [the missing page](no-such-page.md).\n")
+        page = wait_until(url, lambda text: ERROR in text)
+        assert "no-such-page.md" in page
+        assert process.poll() is None
+        docs.write_text(original)
+        wait_until(url, lambda text: ERROR not in text and "Who moves time today" in text)
+
+
+def test_serve_starts_on_a_broken_course_and_recovers(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    module = project / MODULE_04 / "module.md"
+    edit(module, "status: built\n", "status: bilt\n")
+    with mkdocs_serve(project) as (base, process):
+        page = wait_until(base, lambda text: ERROR in text)
+        assert "unknown status 'bilt'" in page
+        assert process.poll() is None
+        edit(module, "status: bilt\n", "status: built\n")
+        wait_until(base + PAGE, lambda text: "Who moves time today" in text and ERROR not in text)

@@ -1,0 +1,125 @@
+"""The prose blocks as plain Python-Markdown extensions: Markdown in, HTML out, no MkDocs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import markdown
+import pytest
+
+EXTENSIONS = [
+    "attr_list",
+    "md_in_html",
+    "toc",
+    "pymdownx.superfences",
+    "pymdownx.highlight",
+    "trafikist.markdown.blocks",
+    "trafikist.markdown.sections",
+]
+
+
+def render(source: str) -> str:
+    return markdown.markdown(textwrap.dedent(source).strip(), extensions=EXTENSIONS)
+
+
+def test_takeaway() -> None:
+    html = render(
+        """
+        /// takeaway
+        A module command runs when a client sends it and ends with its reply.
+        ///
+        """
+    )
+    assert html == (
+        '<div class="tk-takeaway" role="note">\n'
+        '<p class="tk-takeaway__label">Takeaway</p>\n'
+        "<p>A module command runs when a client sends it and ends with its reply.</p>\n"
+        "</div>"
+    )
+
+
+def test_forward_with_default_and_custom_label() -> None:
+    default = render("/// forward\nThe sweep will move.\n///")
+    assert default.startswith('<aside class="tk-forward">\n<p class="tk-forward__label">')
+    assert "Where the specifications take it</p>" in default
+    assert "<p>The sweep will move.</p>" in default
+    custom = render("/// forward | Where waiting goes\nIt will park.\n///")
+    assert '<p class="tk-forward__label">Where waiting goes</p>' in custom
+
+
+def test_excerpt_keeps_caption_then_highlighted_code() -> None:
+    html = render(
+        """
+        /// excerpt | trafikey — registry::TABLE, one row
+            quotes: registry
+
+        ```rust
+        emq_promote => crate::emq::scheduling::promote, Row { arity: 6 };
+        // …
+        ```
+        ///
+        """
+    )
+    assert html.startswith(
+        '<figure class="tk-excerpt" data-quotes="registry">\n'
+        '<figcaption class="tk-excerpt__caption">trafikey — registry::TABLE, one row</figcaption>'
+    )
+    assert html.index("figcaption") < html.index('<div class="highlight">')
+    assert '<span class="c1">// …</span>' in html
+
+
+def test_excerpt_rejects_an_unknown_quotes_value() -> None:
+    html = render("/// excerpt | caption\n    quotes: elsewhere\n\n```text\nx\n```\n///")
+    assert "tk-excerpt" not in html  # an invalid block is left as text, visibly
+
+
+def test_pattern_splits_sides_at_level_4_headings() -> None:
+    html = render(
+        """
+        /// pattern | Pattern & implementation
+        #### the pattern
+
+        Park, don't poll.
+
+        #### the implementation
+
+        Elixir processes park.
+        ///
+        """
+    )
+    assert html.count('<div class="tk-pattern__side">') == 2
+    assert '<p class="tk-pattern__label">the pattern</p>\n<p>Park, don' in html
+    assert "<h4" not in html
+
+
+def test_sections_wrap_each_level_2_heading() -> None:
+    html = render(
+        """
+        Lede.
+
+        ## One
+
+        First.
+
+        ## Two
+
+        Second.
+        """
+    )
+    assert html.startswith("<p>Lede.</p>\n<section")
+    assert html.count('<section aria-labelledby="one" class="tk-section">') == 1
+    assert '<section aria-labelledby="two" class="tk-section"><h2 id="two">Two</h2>' in html
+    assert html.index("First.") < html.index('aria-labelledby="two"')
+
+
+@pytest.mark.parametrize(
+    "package", ["trafikist.course.render", "trafikist.site", "trafikist.markdown.blocks"]
+)
+def test_the_core_does_not_import_mkdocs(package: str) -> None:
+    """The next engine must be a small change: the core runs without MkDocs loaded."""
+    code = f"import sys, {package}; print('mkdocs' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

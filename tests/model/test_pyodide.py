@@ -1,0 +1,39 @@
+"""The model runs unchanged in Pyodide: the course's scenarios give byte-identical traces there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from trafikist.model import run_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "modules" / "04-blocking-timers-and-the-bus" / "scenarios"
+RUNNER = Path(__file__).with_name("pyodide") / "run_model.mjs"
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir(),
+    reason="needs node and the npm package pyodide (npm ci)",
+)
+def test_pyodide_gives_the_same_traces_as_cpython() -> None:
+    scenarios = [yaml.safe_load(path.read_text()) for path in sorted(SCENARIOS.glob("*.yml"))]
+    result = subprocess.run(
+        ["node", str(RUNNER), str(ROOT)],
+        input=json.dumps(scenarios),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["version"].startswith("3.14")
+    expected = [json.dumps(run_scenario(data), sort_keys=True) for data in scenarios]
+    assert out["traces"] == expected

@@ -1,0 +1,57 @@
+"""Helpers for the registry tests: copy a course and the registry, change one thing, check."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from trafikist.course.loader import load_course
+from trafikist.errors import Problem
+from trafikist.registry import check_course, load_manifest, load_registry
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parent / "data"
+FIXTURE_COURSE = DATA / "course"
+SNAPSHOT = ROOT / "registry"
+MODULE = "01-the-sweeps/module.md"
+SEED = Path("/work/shared/seeds/000_2b884b2877ceed3c.txt")
+
+# The two rows as the seed (the published module 04 page) prints them, word for word.
+SEED_ROWS = """\
+    emq_promote => crate::emq::scheduling::promote, Row { name: c"EMQ.PROMOTE", family: Family::Emq, arity: 6,
+        flags: "write", keys: EVAL_KEYS, acl: c"write slow", caps: &["promote"],
+        summary: Some("Move due scheduled flat jobs to pending, bounded by batch (emq6.8 G8, @promote)"),
+        complexity: Some("O(M log N) for M due jobs"), since: Some("0.1.0") };
+    emq_stalled_check => crate::emq::recovery::stalled_check, Row { name: c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 8,
+        flags: "write", keys: EVAL_KEYS, acl: c"write slow", caps: &["stalled.check"],
+        summary: Some("Counted stall sweep: recover or dead-letter expired leases; restart expiries exempt (emq6.8 G15, @sweep_stalled)"),
+        complexity: Some("O(M log N) for M expired leases"), since: Some("0.1.0") };
+"""  # noqa: E501 - quoted exactly
+
+
+def copy_tree(tmp_path: Path, course: Path = FIXTURE_COURSE) -> tuple[Path, Path]:
+    """A copy of a course and of the registry snapshot, to mutate."""
+    modules = tmp_path / "modules"
+    registry = tmp_path / "registry"
+    shutil.copytree(course, modules)
+    shutil.copytree(SNAPSHOT, registry)
+    return modules, registry
+
+
+def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace `old` (which must occur) and return the line number of its first occurrence."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def problems_of(modules: Path, registry: Path) -> list[Problem]:
+    course = load_course(modules)
+    return check_course(course, load_registry(registry), load_manifest(registry))
+
+
+def line_of(path: Path, needle: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    return text[: text.index(needle)].count("\n") + 1

@@ -1,0 +1,84 @@
+// Run the model under real Pyodide, in Node, from the same npm package the site serves.
+//
+//   node tests/widget/pyodide_node.mjs run WHEEL JOBS.json
+//       JOBS.json: [{"name", "scenario": {...}, "overrides": {...} | null}, ...]
+//       prints one JSON line per job: {"name", "trace": canonical JSON text, "markup": text}
+//       (or {"name", "error"}), computed by the wheel's own code in Pyodide.
+//   node tests/widget/pyodide_node.mjs pytest WHEEL ROOT SITE_PACKAGES -- PYTEST_ARGS...
+//       mounts ROOT (the repository) and the virtual environment's pure-Python site-packages,
+//       and runs pytest inside Pyodide on the given test files; exits with pytest's status.
+import { readFileSync } from "node:fs";
+import { loadPyodide } from "pyodide";
+
+const [mode, wheel, ...rest] = process.argv.slice(2);
+
+async function pyodideWithWheel() {
+  const pyodide = await loadPyodide({ stdout: (line) => console.error(line), stderr: (line) => console.error(line) });
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  // In Node a Buffer must be wrapped before unpackArchive (measured; see BUILD-MACHINE-NOTES).
+  pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
+  return pyodide;
+}
+
+async function runJobs(jobsFile) {
+  const pyodide = await pyodideWithWheel();
+  pyodide.globals.set("jobs_text", readFileSync(jobsFile, "utf8"));
+  const out = pyodide.runPython(`
+import json, sys
+from trafikist.model import Simulation, ScenarioError
+from trafikist.model_view.live import canonical_json, result_of
+lines = []
+for job in json.loads(jobs_text):
+    try:
+        trace = Simulation(job["scenario"], job.get("overrides") or None, source=job["name"]).run()
+        trace = json.loads(canonical_json(trace))
+        result = result_of(trace)
+        lines.append(json.dumps({"name": job["name"], "trace": result["trace"],
+                                 "markup": result["markup"], "python": sys.version.split()[0]}))
+    except ScenarioError as error:
+        lines.append(json.dumps({"name": job["name"], "error": str(error)}))
+"\\n".join(lines)
+`);
+  process.stdout.write(out + "\n");
+}
+
+async function runPytest(root, sitePackages, args) {
+  const pyodide = await pyodideWithWheel();
+  pyodide.mountNodeFS("/repo", root);
+  pyodide.mountNodeFS("/venv-site", sitePackages);
+  pyodide.globals.set("pytest_args", pyodide.toPy(args));
+  const status = pyodide.runPython(`
+import os, sys
+os.chdir("/repo")
+# The repository's tests and helpers; the wheel's trafikist comes first, so the model under
+# test is the one the page loads. The venv gives pytest and its pure-Python dependencies.
+sys.path[:0] = ["/repo/tests"]
+sys.path.append("/venv-site")
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # xdist, timeout …: not for one process
+try:
+    import hypothesis  # noqa: F401
+except ImportError:
+    # Hypothesis has a compiled part Pyodide cannot load. The model's conftest only registers
+    # settings profiles with it, and the scenario tests run here draw no generated cases.
+    import types
+
+    class _Settings:
+        register_profile = load_profile = staticmethod(lambda *args, **kwargs: None)
+
+    sys.modules["hypothesis"] = types.SimpleNamespace(settings=_Settings)
+import trafikist
+# Test helpers the wheel does not hold (trafikist.realvalkey) come from the repository, after
+# the wheel's own folder: trafikist.model and trafikist.model_view stay the wheel's.
+trafikist.__path__.append("/repo/src/trafikist")
+import pytest
+int(pytest.main(list(pytest_args)))
+`);
+  process.exit(status);
+}
+
+if (mode === "run") await runJobs(rest[0]);
+else if (mode === "pytest") await runPytest(rest[0], rest[1], rest.slice(rest.indexOf("--") + 1));
+else {
+  console.error("usage: pyodide_node.mjs run WHEEL JOBS.json | pytest WHEEL ROOT SITE_PACKAGES -- ARGS");
+  process.exit(2);
+}

@@ -1,0 +1,260 @@
+// Pick a duty, live: the controls, the shared URL, the Run and the console.
+// duty.js imports this on the reader's first move in the widget; Pyodide loads in a module
+// worker on the first Run only. The drawing is done in Python (trafikist.model_view), the same
+// code that baked the static form, and arrives here as markup whose every text is escaped.
+
+let enhanced = false;
+
+export function enhance(section) {
+  if (enhanced) return;
+  enhanced = true;
+  const live = section.querySelector(".tk-live");
+  const controls = live.querySelector(".tk-controls");
+  const status = live.querySelector(".tk-live__status");
+  const changed = live.querySelector(".tk-live__changed");
+  const share = live.querySelector(".tk-live__share");
+  const consoleForm = live.querySelector(".tk-console");
+  const consoleInput = consoleForm.querySelector("input");
+  const consoleOut = consoleForm.querySelector(".tk-console__out");
+  const crashClient = controls.elements["crash-client"];
+  const here = new URL(import.meta.url);
+  const urls = {
+    pyodide: new URL(section.dataset.pyodideUrl || "../pyodide/", here).href,
+    lock: new URL("../model/pyodide-lock.json", here).href,
+  };
+  const runLimitMs = 1000 * Number(section.dataset.timeLimit || 10);
+  const loadLimitMs = 1000 * Number(section.dataset.loadLimit || 120);
+  let worker = null;
+  let nextId = 0;
+  let pending = null; // {id, kind, resolve, reject, timer}
+  let ranOnce = false;
+
+  const radios = [...section.querySelectorAll(".tk-duty__radio")];
+  const chosen = () => radios.find((radio) => radio.checked);
+  const runOf = (radio) => document.getElementById(radio.getAttribute("aria-controls"))?.querySelector(".tk-run");
+  const defaultsOf = (run) => JSON.parse(run.dataset.defaults);
+
+  // -- controls <-> values <-> URL -------------------------------------------------------------
+
+  function readControls() {
+    const form = controls.elements;
+    return {
+      send: [...controls.querySelectorAll("input[name=send]:checked")].map((box) => box.value),
+      wire: Number(form.wire.value),
+      reaper: form.reaper.checked,
+      beat: Number(form.beat.value),
+      batch: Number(form.batch.value),
+      limit: Number(form.limit.value),
+      crash: form["crash-client"].value
+        ? { client: form["crash-client"].value, after: Number(form["crash-after"].value) }
+        : null,
+    };
+  }
+
+  function writeControls(values, defaults) {
+    const form = controls.elements;
+    for (const box of controls.querySelectorAll("input[name=send]")) box.checked = values.send.includes(box.value);
+    form.wire.value = String(values.wire);
+    form.reaper.checked = values.reaper;
+    form.beat.value = values.beat;
+    form.batch.value = values.batch;
+    form.limit.value = values.limit;
+    crashClient.replaceChildren(new Option("no crash", ""));
+    for (const name of defaults.clients) crashClient.add(new Option(name, name));
+    crashClient.value = values.crash ? values.crash.client : "";
+    form["crash-after"].value = values.crash ? values.crash.after : 1;
+  }
+
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const changes = (values, defaults) =>
+    Object.keys(values).filter((key) => key !== "clients" && !same(values[key], defaults[key] ?? null));
+
+  function toQuery(duty, values, defaults) {
+    const query = new URLSearchParams({ duty });
+    for (const key of changes(values, defaults)) {
+      const value = values[key];
+      if (key === "send") query.set(key, value.length ? value.join(",") : "none");
+      else if (key === "reaper") query.set(key, value ? "on" : "off");
+      else if (key === "crash") query.set(key, value ? `${value.client}@${value.after}` : "none");
+      else query.set(key, String(value));
+    }
+    return query;
+  }
+
+  function fromQuery(query, defaults) {
+    const values = { ...defaults };
+    delete values.clients;
+    const number = (key) => (query.has(key) && Number.isFinite(Number(query.get(key))) ? Number(query.get(key)) : values[key]);
+    if (query.has("send")) values.send = query.get("send") === "none" ? [] : query.get("send").split(",");
+    values.wire = [4, 6].includes(number("wire")) ? number("wire") : values.wire;
+    if (query.has("reaper")) values.reaper = query.get("reaper") === "on";
+    for (const key of ["beat", "batch", "limit"]) values[key] = number(key);
+    const crash = /^(.+)@(\d+)$/.exec(query.get("crash") || "");
+    if (crash && defaults.clients.includes(crash[1])) values.crash = { client: crash[1], after: Number(crash[2]) };
+    else if (query.get("crash") === "none") values.crash = null;
+    return values;
+  }
+
+  function describe(values, defaults) {
+    const keys = changes(values, defaults);
+    if (!keys.length) return "";
+    return "Changed from the default: " + keys.map((key) => `${key} ${new URLSearchParams(toQuery("", { [key]: values[key] }, {})).get(key)}`).join(", ") + ".";
+  }
+
+  function syncURL() {
+    const radio = chosen();
+    const run = radio && runOf(radio);
+    if (!run) return;
+    const defaults = defaultsOf(run);
+    const values = readControls();
+    const query = toQuery(radio.value, values, defaults);
+    const url = new URL(location.href);
+    url.search = query.toString();
+    history.replaceState(history.state, "", url);
+    share.href = url.href;
+    changed.textContent = describe(values, defaults);
+  }
+
+  // -- picking a duty ---------------------------------------------------------------------------
+
+  function place(values) {
+    const radio = chosen();
+    const run = radio && runOf(radio);
+    live.hidden = !run;
+    if (!run) return;
+    run.append(live); // the controls and the console sit under the chosen duty's timeline
+    const defaults = defaultsOf(run);
+    writeControls(values || defaults, defaults);
+    syncURL();
+  }
+
+  for (const radio of radios) radio.addEventListener("change", () => place(null));
+  controls.addEventListener("input", syncURL);
+  controls.addEventListener("change", syncURL);
+  live.querySelector("[data-action=reset]").addEventListener("click", () => place(null));
+
+  const query = new URLSearchParams(location.search);
+  const shared = radios.find((radio) => radio.value === query.get("duty") && runOf(radio));
+  if (shared) {
+    shared.checked = true;
+    place(fromQuery(query, defaultsOf(runOf(shared))));
+  } else if (!runOf(chosen())?.contains(live)) {
+    place(null);
+  } // else the page's HTML already shows the chosen duty's defaults, and the reader may be typing
+
+
+  // -- the worker -------------------------------------------------------------------------------
+
+  function say(text, isError = false) {
+    status.textContent = text;
+    status.classList.toggle("tk-live__status--error", isError);
+  }
+
+  function stopWorker(reason) {
+    if (worker) worker.terminate();
+    worker = null;
+    ranOnce = false; // the console's server went with the worker
+    consoleForm.hidden = true;
+    if (pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new Error(reason));
+      pending = null;
+    }
+  }
+
+  function arm(limitMs, what) {
+    clearTimeout(pending.timer);
+    pending.timer = setTimeout(
+      () => stopWorker(`The ${what} went past its time limit of ${limitMs / 1000} s and was stopped.`),
+      limitMs,
+    );
+  }
+
+  function request(message) {
+    if (pending) return Promise.reject(new Error("A run is still going; wait for it to finish."));
+    if (!worker) {
+      worker = new Worker(new URL("worker.mjs", here), { type: "module" });
+      worker.onmessage = (event) => {
+        const reply = event.data;
+        if (!pending || reply.id !== pending.id) return;
+        if (reply.type === "status") {
+          if (reply.phase === "loading") say("Loading Python and the model into the page (first run only)…");
+          else if (pending.kind === "run") say("Running the scenario…");
+          arm(reply.phase === "loading" ? loadLimitMs : runLimitMs, pending.kind === "run" ? "run" : "command");
+          return;
+        }
+        const done = pending;
+        pending = null;
+        clearTimeout(done.timer);
+        if (reply.type === "error") done.reject(new Error(reply.message));
+        else done.resolve(reply);
+      };
+      worker.onerror = (event) => stopWorker(`The worker failed: ${event.message || "it could not start"}.`);
+    }
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      pending = { id, kind: message.type, resolve, reject, timer: 0 };
+      arm(loadLimitMs, message.type === "run" ? "run" : "command");
+      worker.postMessage({ ...message, id, urls });
+    });
+  }
+
+  // -- Run --------------------------------------------------------------------------------------
+
+  const runButton = controls.querySelector("button[type=submit]");
+  controls.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const clicked = performance.now();
+    const radio = chosen();
+    const run = radio && runOf(radio);
+    if (!run || pending) {
+      if (!pending) section.removeAttribute("aria-busy");
+      return;
+    }
+    const values = readControls();
+    runButton.disabled = true;
+    section.setAttribute("aria-busy", "true");
+    try {
+      const scenario = new URL(`../model/scenarios/${run.dataset.scenario}.json`, here).href;
+      const reply = await request({ type: "run", scenario, controls: JSON.stringify(values) });
+      const result = JSON.parse(reply.result);
+      if (result.error) {
+        say(`The model stopped with an error: ${result.error}`, true);
+        return;
+      }
+      const target = run.querySelector(".tk-run__result");
+      target.innerHTML = result.markup; // built by the Python renderer, every text escaped
+      run.querySelector(".tk-run__state").textContent = describe(values, defaultsOf(run)) ? "live run, changed" : "live run";
+      run.dataset.trace = result.trace;
+      const ms = performance.now() - clicked;
+      ranOnce = true;
+      consoleForm.hidden = false;
+      say(`${result.summary} Drawn ${Math.round(ms)} ms after Run.`);
+      target.focus();
+      section.dispatchEvent(new CustomEvent("tk:drawn", { detail: { ms, loadMs: reply.loadMs, runMs: reply.runMs } }));
+    } catch (error) {
+      say(error.message, true);
+    } finally {
+      runButton.disabled = false;
+      section.removeAttribute("aria-busy");
+    }
+  });
+
+  // -- the console ------------------------------------------------------------------------------
+
+  consoleForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const line = consoleInput.value.trim();
+    if (!line || !ranOnce) return;
+    let text;
+    try {
+      text = (await request({ type: "console", line })).text;
+    } catch (error) {
+      text = `(error) ${error.message}`;
+    }
+    // textContent: whatever the reader typed, and whatever came back, stays text.
+    consoleOut.textContent += `> ${line}\n${text}\n`;
+    consoleOut.scrollTop = consoleOut.scrollHeight;
+    consoleInput.value = "";
+  });
+}
