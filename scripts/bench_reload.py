@@ -125,6 +125,7 @@ def main() -> int:
     print(f"{len(times):>6}{median:>10.2f}{min(times):>8.2f}{max(times):>8.2f}")
     verdict = "within" if median < TARGET_SECONDS else "OVER"
     print(f"median {median:.2f} s ({verdict} the {TARGET_SECONDS:.0f} s target)")
+    print(f"load average: {' '.join(f'{value:.1f}' for value in os.getloadavg())}")
     return 0
 
 

@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trafikist.model.builtins import Status
+
 
 class RealError(Exception):
     """An error reply from the real server; `str()` is its exact text."""
@@ -57,7 +59,7 @@ class RespClient:
             raise ConnectionError("the server closed the connection")
         kind, body = line[:1], line[1:-2]
         if kind == b"+":
-            return body
+            return Status(body)  # equal to the bytes, and printed without quotes
         if kind == b"-":
             return RealError(body.decode())
         if kind == b":":

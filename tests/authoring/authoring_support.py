@@ -76,6 +76,7 @@ def assert_build_fails(
     assert len(errors) == 1, output
     message = errors[0].split("-", 1)[1].strip()
     assert re.search(pattern, message), message
+    print(f"\nMESSAGE\t{message}")
     assert " Fix: " in message, message
     if file is not None:
         where = f"{Path(file).as_posix()}:{line}:" if line else f"{Path(file).as_posix()}:"

@@ -209,10 +209,11 @@ def test_strict_mode_warning_keeps_the_previous_site(project: Path, good_site: G
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(project / "site")],
         cwd=project, env=build_env(), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    assert result.returncode == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    assert "no-such-page.md" in result.stderr
-    assert "Aborted with 1 warnings in strict mode!" in result.stderr
+    output = result.stderr + result.stdout
+    assert result.returncode == 1, output
+    assert "Traceback" not in output
+    assert "no-such-page.md" in output
+    assert "Aborted with 1 warnings in strict mode!" in output
     assert digest(project / "site") == good_site.files
     assert not [path for path in project.iterdir() if path.name.startswith(".site")]
 

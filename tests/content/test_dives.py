@@ -22,7 +22,8 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from content.html_tree import Node, parse
-from content.valkey_cli import Connection, parse_commands, run_transcript
+from content.valkey_cli import parse_commands, run_transcript
+from trafikist.realvalkey import RespClient
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_DIR = ROOT / "modules" / "04-blocking-timers-and-the-bus"
@@ -364,8 +365,8 @@ def valkey_socket() -> Iterator[tuple[Path, str]]:
         server = ValkeyServer(port=0, unix_socket_path=path, data_dir=folder)
         server.start()
         try:
-            info = Connection(path)
-            reply = info.execute(("INFO", "server"))
+            info = RespClient(path)
+            reply = info.execute("INFO", "server")
             info.close()
             assert isinstance(reply, bytes)
             version = re.search(rb"^valkey_version:(\S+)", reply, re.M)
@@ -398,8 +399,8 @@ def test_transcript_matches_a_real_valkey(
     path: Path, valkey_socket: tuple[Path, str], dive_pages: dict[str, Page]
 ) -> None:
     socket_path, version = valkey_socket
-    flush = Connection(socket_path)
-    flush.execute(("FLUSHALL",))
+    flush = RespClient(socket_path)
+    flush.execute("FLUSHALL")
     flush.close()
     expected = run_transcript(path.read_text(), socket_path)
     dive = next(dive for dive in DIVES if path.name.startswith(dive.number + "-"))

@@ -18,23 +18,16 @@ from __future__ import annotations
 
 import re
 import shlex
-import socket
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.model import console
+from trafikist.model.errors import ReplyError
+from trafikist.realvalkey import RealError, RespClient
+
 LABEL = re.compile(r"^(?P<label>[A-Z])>\s+(?P<command>.+)$")
-
-
-@dataclass(frozen=True)
-class Status:
-    text: str
-
-
-@dataclass(frozen=True)
-class Error:
-    text: str
 
 
 @dataclass(frozen=True)
@@ -58,98 +51,30 @@ def parse_commands(source: str) -> list[Line]:
     return lines
 
 
-class Connection:
-    """A minimal RESP2 connection that keeps status, error and bulk replies apart."""
-
-    def __init__(self, path: str | Path):
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.connect(str(path))
-        self._file = self._sock.makefile("rb")
-
-    def close(self) -> None:
-        self._file.close()
-        self._sock.close()
-
-    def execute(self, argv: tuple[str, ...]) -> object:
-        parts = [b"*%d\r\n" % len(argv)]
-        for arg in argv:
-            data = arg.encode()
-            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-        self._sock.sendall(b"".join(parts))
-        return self._read()
-
-    def _read(self) -> object:
-        line = self._file.readline()
-        if not line:
-            raise ConnectionError("the server closed the connection")
-        kind, body = line[:1], line[1:-2]
-        if kind == b"+":
-            return Status(body.decode())
-        if kind == b"-":
-            return Error(body.decode())
-        if kind == b":":
-            return int(body)
-        if kind == b"$":
-            size = int(body)
-            return None if size < 0 else self._file.read(size + 2)[:-2]
-        if kind == b"*":
-            size = int(body)
-            return None if size < 0 else [self._read() for _ in range(size)]
-        raise ConnectionError(f"unexpected RESP2 reply line {line!r}")
+def format_reply(reply: object) -> str:
+    """valkey-cli's terminal format, from the model's console (one formatter for both)."""
+    return console.format_reply(_as_model_reply(reply))
 
 
-def _repr(data: bytes) -> str:
-    """valkey-cli's sdscatrepr: a double-quoted string with C-style escapes."""
-    out = ['"']
-    escapes = {0x5C: "\\\\", 0x22: '\\"', 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x07: "\\a"}
-    escapes[0x08] = "\\b"
-    for byte in data:
-        if byte in escapes:
-            out.append(escapes[byte])
-        elif 0x20 <= byte < 0x7F:
-            out.append(chr(byte))
-        else:
-            out.append(f"\\x{byte:02x}")
-    out.append('"')
-    return "".join(out)
-
-
-def format_reply(reply: object, prefix: str = "") -> str:
-    """valkey-cli's cliFormatReplyTTY for RESP2 replies; every line ends with a newline."""
-    if reply is None:
-        return "(nil)\n"
-    if isinstance(reply, Status):
-        return reply.text + "\n"
-    if isinstance(reply, Error):
-        return f"(error) {reply.text}\n"
-    if isinstance(reply, int):
-        return f"(integer) {reply}\n"
-    if isinstance(reply, bytes):
-        return _repr(reply) + "\n"
+def _as_model_reply(reply: object) -> object:
+    if isinstance(reply, RealError):
+        return ReplyError(str(reply))
     if isinstance(reply, list):
-        if not reply:
-            return "(empty array)\n"
-        width = len(str(len(reply)))
-        nested = prefix + " " * (width + 2)
-        out = []
-        for index, element in enumerate(reply, start=1):
-            out.append(f"{'' if index == 1 else prefix}{index:>{width}}) ")
-            out.append(format_reply(element, nested))
-        return "".join(out)
-    raise TypeError(f"no valkey-cli format for {reply!r}")
+        return [_as_model_reply(item) for item in reply]
+    return reply
 
 
 def run_transcript(source: str, socket_path: str | Path) -> str:
     """Send every command in order, each on its client's connection; return the transcript."""
-    connections: dict[str, Connection] = {}
+    connections: dict[str, RespClient] = {}
     out = []
     try:
         for line in parse_commands(source):
             connection = connections.get(line.label)
             if connection is None:
-                connection = connections[line.label] = Connection(socket_path)
+                connection = connections[line.label] = RespClient(socket_path)
             out.append(f"{line.label}> {line.text}\n")
-            out.append(format_reply(connection.execute(line.argv)))
+            out.append(format_reply(connection.execute(*line.argv)))
     finally:
         for connection in connections.values():
             connection.close()
@@ -165,8 +90,8 @@ def main(argv: list[str]) -> int:
         server.start()
         try:
             for name in argv:
-                server_client = Connection(path)
-                server_client.execute(("FLUSHALL",))
+                server_client = RespClient(path)
+                server_client.execute("FLUSHALL")
                 server_client.close()
                 print(run_transcript(Path(name).read_text(), path))
         finally:

@@ -24,13 +24,3 @@ def site_url(built_site: Path) -> Iterator[str]:
     """The built site on 127.0.0.1 (a free port), shared by the browser gates."""
     with serve(built_site) as base:
         yield base
-
-
-# DEV-ONLY (remove): use a prebuilt site while the tree does not build.
-import os  # noqa: E402
-
-if os.environ.get("DEV_SITE"):
-
-    @pytest.fixture(scope="session")
-    def built_site() -> Path:
-        return Path(os.environ["DEV_SITE"])

@@ -376,22 +376,28 @@ def watch_page(page: Any, origin: str) -> Watch:
     return watch
 
 
-def load_and_watch(context: Any, origin: str, urls: list[str], tabs: int = 4) -> dict[str, Watch]:
-    """Load each URL in its own tab until the network is idle, a few tabs at a time (the idle
-    waits overlap), and return what each did."""
+def load_and_watch(context: Any, origin: str, urls: list[str], tabs: int = 6) -> dict[str, Watch]:
+    """Load each URL until the network is idle and return what each did. A few tabs load side
+    by side (the idle waits overlap) and are reused: a new tab per page costs more than a load."""
     watches: dict[str, Watch] = {}
-    for start in range(0, len(urls), tabs):
-        opened = []
-        for url in urls[start : start + tabs]:
-            page = context.new_page()
-            watches[url] = watch_page(page, origin)
+    pages = [context.new_page() for _ in range(min(tabs, len(urls)))]
+    current: dict[int, Watch] = {}
+    for index, page in enumerate(pages):
+        # Events go to the watch of the URL the tab is loading now.
+        page.on("request", lambda request, i=index: current[i].on_request(request))
+        page.on("console", lambda message, i=index: current[i].on_console(message))
+        page.on("pageerror", lambda error, i=index: current[i].errors.append(str(error)[:200]))
+    for start in range(0, len(urls), len(pages)):
+        batch = list(zip(pages, urls[start : start + len(pages)], strict=False))
+        for index, (page, url) in enumerate(batch):
+            current[index] = watches[url] = Watch(origin)
             page.goto(url, wait_until="commit")
-            opened.append((url, page))
-        for url, page in opened:
+        for page, url in batch:
             page.wait_for_load_state("load")
             page.wait_for_load_state("networkidle")
             watches[url].violations.extend(page.evaluate("window.__tkCspViolations || []"))
-            page.close()
+    for page in pages:
+        page.close()
     return watches
 
 

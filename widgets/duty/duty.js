@@ -6,10 +6,13 @@ const section = document.querySelector(".tk-duties[data-live]");
 if (section) {
   let loading = null;
   let ready = false;
-  const load = () => {
+  const load = (event) => {
     loading ??= import("./widget.mjs").then((widget) => {
       widget.enhance(section);
       ready = true;
+      // The first move was a press on Run: widget.mjs came too late to see it; pass it on.
+      const press = event?.type === "pointerdown" || event?.key === "Enter" || event?.key === " ";
+      if (press && event.target.closest?.(".tk-live__run")) widget.pressedRun();
     });
     return loading;
   };

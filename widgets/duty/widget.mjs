@@ -4,6 +4,12 @@
 // code that baked the static form, and arrives here as markup whose every text is escaped.
 
 let enhanced = false;
+let pressRun = () => {};
+
+// duty.js calls this when the reader's first move in the widget was a press on Run.
+export function pressedRun() {
+  pressRun();
+}
 
 export function enhance(section) {
   if (enhanced) return;
@@ -60,12 +66,14 @@ export function enhance(section) {
     form.batch.value = values.batch;
     form.limit.value = values.limit;
     crashClient.replaceChildren(new Option("no crash", ""));
-    for (const name of defaults.clients) crashClient.add(new Option(name, name));
+    for (const client of defaults.clients) crashClient.add(new Option(client.name, client.name));
     crashClient.value = values.crash ? values.crash.client : "";
     form["crash-after"].value = values.crash ? values.crash.after : 1;
   }
 
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // Equal as values: objects compare by sorted keys (the build's JSON sorts them; the form not).
+  const canon = (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).sort().map((k) => [k, v[k]]) : v);
+  const same = (a, b) => JSON.stringify(canon(a)) === JSON.stringify(canon(b));
   const changes = (values, defaults) =>
     Object.keys(values).filter((key) => key !== "clients" && !same(values[key], defaults[key] ?? null));
 
@@ -90,15 +98,26 @@ export function enhance(section) {
     if (query.has("reaper")) values.reaper = query.get("reaper") === "on";
     for (const key of ["beat", "batch", "limit"]) values[key] = number(key);
     const crash = /^(.+)@(\d+)$/.exec(query.get("crash") || "");
-    if (crash && defaults.clients.includes(crash[1])) values.crash = { client: crash[1], after: Number(crash[2]) };
+    if (crash && defaults.clients.some((client) => client.name === crash[1])) values.crash = { client: crash[1], after: Number(crash[2]) };
     else if (query.get("crash") === "none") values.crash = null;
     return values;
   }
 
+  // The reader's words for each changed control, for the note under the controls.
+  const wording = {
+    send: (v) => (v.length ? `processes ${v.join(" and ")}` : "no process sends"),
+    wire: (v) => `wire: ${v}`,
+    reaper: (v) => `reaper ${v ? "on" : "off"}`,
+    beat: (v) => `beat ${v} s`,
+    batch: (v) => `batch ${v}`,
+    limit: (v) => `limit ${v}`,
+    crash: (v) => (v ? `${v.client} crashes after command ${v.after}` : "no crash"),
+  };
+
   function describe(values, defaults) {
     const keys = changes(values, defaults);
     if (!keys.length) return "";
-    return "Changed from the default: " + keys.map((key) => `${key} ${new URLSearchParams(toQuery("", { [key]: values[key] }, {})).get(key)}`).join(", ") + ".";
+    return `Changed from the default: ${keys.map((key) => wording[key](values[key])).join("; ")}.`;
   }
 
   function syncURL() {
@@ -170,8 +189,7 @@ export function enhance(section) {
     );
   }
 
-  function request(message) {
-    if (pending) return Promise.reject(new Error("A run is still going; wait for it to finish."));
+  function startWorker() {
     if (!worker) {
       worker = new Worker(new URL("worker.mjs", here), { type: "module" });
       worker.onmessage = (event) => {
@@ -190,7 +208,14 @@ export function enhance(section) {
         else done.resolve(reply);
       };
       worker.onerror = (event) => stopWorker(`The worker failed: ${event.message || "it could not start"}.`);
+      // Pyodide starts loading now, while the press on Run completes (no answer comes back).
+      worker.postMessage({ type: "boot", id: 0, urls });
     }
+  }
+
+  function request(message) {
+    if (pending) return Promise.reject(new Error("A run is still going; wait for it to finish."));
+    startWorker();
     const id = ++nextId;
     return new Promise((resolve, reject) => {
       pending = { id, kind: message.type, resolve, reject, timer: 0 };
@@ -202,6 +227,13 @@ export function enhance(section) {
   // -- Run --------------------------------------------------------------------------------------
 
   const runButton = controls.querySelector("button[type=submit]");
+  // A press on Run (pointer down, or Enter or Space on the button) is the reader asking: the
+  // worker starts then, a few tens of milliseconds before the click or the key's release.
+  pressRun = startWorker;
+  runButton.addEventListener("pointerdown", startWorker);
+  runButton.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") startWorker();
+  });
   controls.addEventListener("submit", async (event) => {
     event.preventDefault();
     const clicked = performance.now();
@@ -214,6 +246,7 @@ export function enhance(section) {
     const values = readControls();
     runButton.disabled = true;
     section.setAttribute("aria-busy", "true");
+    if (!ranOnce) say("Loading Python and the model into the page (first run only)…");
     try {
       const scenario = new URL(`../model/scenarios/${run.dataset.scenario}.json`, here).href;
       const reply = await request({ type: "run", scenario, controls: JSON.stringify(values) });

@@ -1,7 +1,8 @@
 // The duty widget's module worker: Pyodide and the model run here, off the page's main thread.
 //
 // Protocol (plain objects; `id` pairs a request with its answer):
-//   page -> worker  {type: "run", id, urls: {pyodide, lock}, scenario: URL, controls: JSON text}
+//   page -> worker  {type: "boot", id: 0, urls: {pyodide, lock}}  (start loading; no answer)
+//                   {type: "run", id, urls, scenario: URL, controls: JSON text}
 //                   {type: "console", id, urls, line}
 //   worker -> page  {type: "status", id, phase: "loading" | "running"}
 //                   {type: "result", id, result: JSON text, loadMs, runMs}
@@ -43,17 +44,17 @@ self.onmessage = async (event) => {
   const request = event.data;
   const id = request.id;
   try {
-    let loadMs = 0;
     // The scenario is fetched while Pyodide loads, not after.
     const text = request.type === "run" ? scenarioText(request.scenario) : null;
     if (!booting) {
       self.postMessage({ type: "status", id, phase: "loading" });
-      const started = performance.now();
       booting = boot(request.urls);
-      await booting;
-      loadMs = performance.now() - started;
+      booting.catch(() => {}); // handled by whichever request awaits it
     }
+    if (request.type === "boot") return; // a failed boot is reported to the request that waits
+    const waiting = performance.now();
     const live = await booting;
+    const loadMs = performance.now() - waiting;
     if (request.type === "run") {
       const scenario = await text;
       self.postMessage({ type: "status", id, phase: "running" });

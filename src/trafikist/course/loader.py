@@ -25,7 +25,7 @@ from trafikist.course.sources import (
     require_fields,
 )
 from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
-from trafikist.errors import CourseError
+from trafikist.errors import CourseError, _display_path
 
 COURSE_FILE = "course.yml"
 MODULE_FILE = "module.md"
@@ -242,7 +242,7 @@ def _add(pages: dict[str, Page], page: Page) -> None:
         raise CourseError.at(
             page.source or "modules",
             page.line_of("id"),
-            f"the id '{page.id}' is already used by {first.source}.",
+            f"the id '{page.id}' is already used by {_display_path(first.source or 'modules')}.",
             "Give this page an id of its own; ids are unique across the course.",
         )
     pages[page.id] = page

@@ -20,9 +20,11 @@ which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import logging
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,12 +36,14 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
+# TRAFIKIST_RENDER_CACHE=0 turns the page caches off, for the before/after benchmark.
+SWITCH = "TRAFIKIST_RENDER_CACHE"
 CACHED_TEMPLATE = "trafikist/cached-output.html"
 CACHED_VARIABLE = "trafikist_cached_output"
 MAX_ENTRIES = 2048
 
 
-def _digest(*parts: object) -> str:
+def digest(*parts: object) -> str:
     hasher = hashlib.sha256()
     for part in parts:
         hasher.update(_stable(part).encode("utf-8", "surrogatepass"))
@@ -119,6 +123,8 @@ class RenderCache:
     html: dict[str, tuple[str, _Rendered]] = field(default_factory=dict)
     output: dict[str, tuple[str, str]] = field(default_factory=dict)
     bytecode: _MemoryBytecodeCache = field(default_factory=_MemoryBytecodeCache)
+    course_markdown: dict[str, tuple[str, str]] = field(default_factory=dict)  # page id ->
+    search: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
     # This build's state.
     markdown_key: str = ""
     site_key: str = ""
@@ -126,6 +132,7 @@ class RenderCache:
     reused: dict[str, str] = field(default_factory=dict)  # src_uri -> kept output
     hits: int = 0
     misses: int = 0
+    enabled: bool = True
 
     # -- per build ----------------------------------------------------------------------------
 
@@ -135,15 +142,16 @@ class RenderCache:
         self.keys.clear()
         self.reused.clear()
         self.hits = self.misses = 0
+        self.enabled = os.environ.get(SWITCH, "1") != "0"
         file_list = [(file.src_uri, file.url) for file in files]
-        self.markdown_key = _digest(
+        self.markdown_key = digest(
             config.markdown_extensions,
             config.mdx_configs,
             config.use_directory_urls,
             config.validation,
             file_list,
         )
-        self.site_key = _digest(
+        self.site_key = digest(
             self.markdown_key,
             _nav_signature(nav.items),
             config.site_name,
@@ -167,14 +175,51 @@ class RenderCache:
         )
         env.bytecode_cache = self.bytecode
 
+    def page_markdown(self, page_id: str, key: str, render: Callable[[], str]) -> str:
+        """The course's Markdown for one page, rendered again only when its key changed."""
+        if not self.enabled:
+            return render()
+        kept = self.course_markdown.get(page_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        markdown = render()
+        self._put(self.course_markdown, page_id, key, markdown)
+        return markdown
+
+    def share_search(self, config: MkDocsConfig) -> None:
+        """Keep the search plugin's entries per page: parsing every page's HTML for the index
+        is the largest cost of a rebuild once the pages themselves are kept."""
+        if not self.enabled:
+            return
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        index = getattr(search, "search_index", None)
+        real = getattr(index, "add_entry_from_context", None)
+        if index is None or real is None or not hasattr(index, "entries"):
+            return
+
+        def add_entry_from_context(page: Page) -> None:
+            src_uri = page.file.src_uri
+            key = digest(page.url, page.title, page.content, page.meta, str(page.toc))
+            kept = self.search.get(src_uri)
+            if kept is not None and kept[0] == key:
+                index.entries.extend(copy.deepcopy(kept[1]))
+                return
+            before = len(index.entries)
+            real(page)
+            self._put(self.search, src_uri, key, copy.deepcopy(index.entries[before:]))
+
+        index.add_entry_from_context = add_entry_from_context
+
     # -- per page -----------------------------------------------------------------------------
 
     def before_render(self, page: Page, markdown: str) -> None:
         """Reuse the page's HTML (and whole output) when their keys match this build's."""
+        if not self.enabled:
+            return
         src_uri = page.file.src_uri
-        key = _digest(self.markdown_key, src_uri, markdown)
+        key = digest(self.markdown_key, src_uri, markdown)
         # The page's whole output also depends on its front matter and the site around it.
-        self.keys[src_uri] = _digest(self.site_key, key, page.title, page.meta)
+        self.keys[src_uri] = digest(self.site_key, key, page.title, page.meta)
         kept = self.html.get(src_uri)
         if kept is None or kept[0] != key:
             self._measure_render(page, src_uri, key)

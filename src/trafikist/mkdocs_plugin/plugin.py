@@ -31,9 +31,11 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from trafikist.course.structure import Page as CoursePage
+from trafikist.course.structure import Status
 from trafikist.errors import CourseError
 from trafikist.mkdocs_plugin import preview
-from trafikist.mkdocs_plugin.cache import RenderCache, files_signature
+from trafikist.mkdocs_plugin.cache import RenderCache, digest, files_signature
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.site import Site, load_site
 from trafikist.widget import DutyWidget
@@ -78,6 +80,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.preview_error = None
+        self.course_key: str | None = None
         try:
             config = self._configure(config)
         except PluginError as error:
@@ -120,9 +123,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                     f"{existing.abs_src_path}: the course generates '{src_uri}' already. "
                     "Fix: rename or remove that file from docs/."
                 )
-            files.append(
-                File.generated(config, src_uri, content=self.site.renderer.page_markdown(page))
-            )
+            files.append(File.generated(config, src_uri, content=self._page_markdown(page)))
         # The duty widget: Pyodide's runtime, the model's wheel and lock, the scenarios as JSON,
         # and its page-load files made lighter (those replace the copies of widgets/ below).
         widget_files = self.widget.site_files() if self.widget else []
@@ -185,6 +186,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     ) -> jinja2.Environment:
         if self.serving:
             self.cache.add_template(env)
+            if self.preview_error is None:
+                self.cache.share_search(config)
         return env
 
     @event_priority(-100)  # after every other plugin's changes to the Markdown
@@ -212,6 +215,33 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         if self.preview_error is not None and template_name == "404.html":
             return preview.insert_after_body(output_content, preview.error_html(self.preview_error))
         return output_content
+
+    def _page_markdown(self, page: CoursePage) -> str:
+        """The page's Markdown; under serve, kept from the last build when nothing it reads
+        changed: its own text, the course's titles, summaries and statuses (headers, cards,
+        "Up next", the home page), the registry, model and widgets (generated parts), and for
+        a planned page the other pages' text (its "Linked from" list)."""
+        assert self.site is not None
+        renderer = self.site.renderer
+        if not self.serving or page.source is None:
+            return renderer.page_markdown(page)
+        renderer.templates.bytecode_cache = self.cache.bytecode
+        pages = list(self.site.course.pages.values())
+        if self.course_key is None:
+            others = [path for path in self._watched_paths()
+                      if path != self._path(self.config.modules_dir)]  # fmt: skip
+            self.course_key = digest(
+                [(p.id, p.kind, p.title, p.summary, p.status, p.path, p.number,
+                  p.parent.id if p.parent else "", p.meta.get("up_next")) for p in pages],
+                files_signature(others),
+            )  # fmt: skip
+        parts: list[object] = [self.course_key, page.id, page.body, page.meta, repr(page.duties)]
+        if page.duties:
+            parts.append(files_signature([page.source.parent / "scenarios"]))
+        if page.status is Status.PLANNED:
+            parts.append([p.body for p in pages])
+        key = digest(*parts)
+        return self.cache.page_markdown(page.id, key, lambda: renderer.page_markdown(page))
 
     def _fail_in_preview(self, config: MkDocsConfig, message: str) -> MkDocsConfig:
         """Under serve, a course error becomes the content of every page of the last good

@@ -374,10 +374,13 @@ def render_trace_html(trace: dict[str, Any]) -> str:
         f'<th scope="col">{name}</th>' for name in ("t (s)", "client", "call", "command", "reply")
     )
     body = "\n".join(row[3] for row in trace_rows(trace))
+    # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
         f'<details class="tk-trace"><summary>{escape_text(summary)}</summary>\n'
+        f'<div class="tk-trace__scroll" tabindex="0" role="region" '
+        f'aria-label="{esc(summary)}">\n'
         f'<table class="tk-trace__table">\n<thead><tr>{head}</tr></thead>\n'
-        f"<tbody>\n{body}\n</tbody>\n</table>\n</details>"
+        f"<tbody>\n{body}\n</tbody>\n</table>\n</div>\n</details>"
     )
 
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Page weight before any interaction: module 04's page against the same page built as plain
+mkdocs-material, raw and gzipped (level 6), by kind (HTML, CSS, JS, fonts; "other" is shown
+but not counted: the search index, the favicon). The gate (tests/gates/test_weight.py) allows
+at most 1.15x; this prints the same figures as a table.
+
+    .venv/bin/python scripts/bench_weight.py [--site DIR] [--page PATH] [--summary]
+
+Without --site the course is built into a temporary folder first. The plain side is always
+built in the same run: every page as plain Markdown, the same theme settings, the search plugin.
+Both are served from 127.0.0.1 and loaded in Debian's Chromium with an empty cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the gates' machinery is shared with the tests
+
+from gates.gatelib import (  # noqa: E402
+    GZIP_LEVEL,
+    build_plain_baseline,
+    format_weight,
+    measure_weight,
+)
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, mkdocs_build, serve  # noqa: E402
+
+LIMIT = 1.15
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument("--page", default=MODULE_04, help="the page, relative to the site")
+    parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="bench-weight-") as temp:
+        site = args.site
+        if site is None:
+            site = Path(temp) / "site"
+            result = mkdocs_build(ROOT, site)
+            if result.returncode != 0:
+                print(result.stderr, file=sys.stderr)
+                return 1
+        plain_site = build_plain_baseline(site, Path(temp) / "plain")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            with serve(site) as base:
+                ours = measure_weight(browser, base, args.page)
+            with serve(plain_site) as base:
+                plain = measure_weight(browser, base, args.page)
+            browser.close()
+    if args.summary:
+        for measure in ("raw", "gzip"):
+            mine, theirs = getattr(ours, measure), getattr(plain, measure)
+            name = f"page weight {measure}, module 04 (bytes)"
+            print(f"{name}\t{mine}\t{theirs}\t{mine / theirs:.3f}")
+        return 0
+    print(f"{args.page}, before any interaction; gzip level {GZIP_LEVEL}; plain = mkdocs-material")
+    print(format_weight(ours, plain))
+    for measure in ("raw", "gzip"):
+        ratio = getattr(ours, measure) / getattr(plain, measure)
+        verdict = "within" if ratio <= LIMIT else "OVER"
+        print(f"{measure}: {ratio:.3f}x ({verdict} the {LIMIT}x budget)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

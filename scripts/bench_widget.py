@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Benchmark the live duty widget: from the click on Run to the first drawn result.
+
+    .venv/bin/python scripts/bench_widget.py [--runs 10] [--duty promote] [--site DIR] [--summary]
+
+It builds the site (unless --site names a built one), serves it on 127.0.0.1 and drives Debian's
+Chromium, headless:
+- cold: a fresh browser context for each run (no HTTP cache, no compiled WebAssembly), open
+  module 04, click Run, and time until the result is drawn (the frame after it is in the page);
+- warm: on one page that has run once, click Run again, as many times;
+- baseline: Pyodide's own cold `loadPyodide()` in a plain page of the same server, from the same
+  npm package, with a fresh context each time (the figure the widget cannot go below).
+Times are taken in the page (performance.now) from the click event to the frame after the
+`tk:drawn` event. It prints a table of the median and the maximum; with --summary it prints one
+line per figure, `name<TAB>figure<TAB>baseline<TAB>ratio`, in seconds (the scripts/bench form).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, mkdocs_build  # noqa: E402
+
+BASELINE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>loadPyodide baseline</title></head><body>
+<script type="module" src="baseline.mjs"></script></body></html>"""
+BASELINE_SCRIPT = b"""const started = performance.now();
+const index = new URL("../assets/trafikist/pyodide/", location.href).href;
+const { loadPyodide } = await import(index + "pyodide.mjs");
+await loadPyodide({ indexURL: index });
+window.__loadMs = performance.now() - started;
+"""
+# Recorded in the page before it runs: the click on Run, and the frame after the drawing.
+TIMING_HOOKS = """
+window.__clickAt = null; window.__drawnAt = null;
+document.addEventListener("click", (event) => {
+  if (event.target.closest(".tk-live__run")) window.__clickAt = performance.now();
+}, true);
+document.querySelector(".tk-duties").addEventListener("tk:drawn", () => {
+  requestAnimationFrame(() => { window.__drawnAt = performance.now(); });
+});
+"""
+COLD_TIMEOUT_MS = 120_000
+
+
+@contextlib.contextmanager
+def serve_site(site: Path) -> Iterator[str]:
+    """The built site on a free port of 127.0.0.1, plus the baseline page under /__bench/."""
+
+    class Handler(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            extra = {
+                "/__bench/baseline.html": (BASELINE_PAGE, "text/html"),
+                "/__bench/baseline.mjs": (BASELINE_SCRIPT, "text/javascript"),
+            }.get(self.path)
+            if extra is None:
+                super().do_GET()
+                return
+            body, kind = extra
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def wait_for(page, expression: str) -> None:
+    """Poll from here: wait_for_function would need eval in the page, which its policy forbids
+    (page.evaluate goes through the DevTools protocol, which the policy does not govern)."""
+    deadline = time.monotonic() + COLD_TIMEOUT_MS / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {expression}")
+        page.wait_for_timeout(5)
+
+
+def click_to_drawn_ms(page, duty: str) -> float:
+    page.evaluate("window.__clickAt = null; window.__drawnAt = null")
+    page.locator(f"#tk-duty-panel-{duty} .tk-live__run").click()
+    wait_for(page, "window.__drawnAt !== null")
+    status = page.locator(".tk-live__status").inner_text()
+    if "Drawn" not in status:
+        raise SystemExit(f"the run did not draw: {status}")
+    return page.evaluate("window.__drawnAt - window.__clickAt")
+
+
+def open_module(browser, base: str, duty: str):
+    context = browser.new_context()  # fresh: no HTTP cache, no compiled WebAssembly
+    page = context.new_page()
+    page.goto(f"{base}{MODULE_04}?duty={duty}", wait_until="load")
+    page.evaluate(TIMING_HOOKS)
+    return context, page
+
+
+def measure(site: Path, runs: int, duty: str) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, list[float]] = {"cold": [], "warm": [], "baseline": []}
+    with sync_playwright() as playwright, serve_site(site) as base:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--headless"]
+        )
+        # Interleaved, so a busy moment of the machine weighs on both alike.
+        for _ in range(runs):
+            context, page = open_module(browser, base, duty)
+            found["cold"].append(click_to_drawn_ms(page, duty))
+            context.close()
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{base}__bench/baseline.html")
+            wait_for(page, "window.__loadMs !== undefined")
+            found["baseline"].append(page.evaluate("window.__loadMs"))
+            context.close()
+        context, page = open_module(browser, base, duty)
+        click_to_drawn_ms(page, duty)  # the cold run that makes the page warm
+        found["warm"] = [click_to_drawn_ms(page, duty) for _ in range(runs)]
+        context.close()
+        found["version"] = [browser.version]  # type: ignore[list-item]
+        browser.close()
+    return found
+
+
+def seconds(ms: float) -> str:
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs of each kind (at least 10)")
+    parser.add_argument("--duty", default="promote", help="the duty whose default run is timed")
+    parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    args = parser.parse_args()
+    runs = max(args.runs, 10)
+    with tempfile.TemporaryDirectory(prefix="bench-widget-") as folder:
+        site = args.site
+        if site is None:
+            site = Path(folder) / "site"
+            result = mkdocs_build(ROOT, site)
+            if result.returncode != 0:
+                raise SystemExit(result.stderr)
+        found = measure(site, runs, args.duty)
+    version = found.pop("version")[0]
+    base = statistics.median(found["baseline"])
+    figures = [
+        (f"widget_{kind}_{stat}", fn(found[kind]))
+        for kind in ("cold", "warm")
+        for stat, fn in (("median", statistics.median), ("max", max))
+    ]
+    if args.summary:
+        for name, value in figures:
+            print(f"{name}\t{value / 1000:.3f}\t{base / 1000:.3f}\t{value / base:.3f}")
+        return
+    print(f"Widget · module 04 · duty {args.duty} · headless Chromium {version} · {runs} runs each")
+    print(f"{'from the click on Run to the first drawn result':48} {'median':>9} {'max':>9}")
+    for label, kind in (
+        ("cold (fresh context: loads Pyodide and the model)", "cold"),
+        ("warm (second run on the same page)", "warm"),
+        ("baseline: Pyodide's own cold loadPyodide()", "baseline"),
+    ):
+        values = found[kind]
+        print(f"{label:48} {seconds(statistics.median(values)):>9} {seconds(max(values)):>9}")
+    cold = statistics.median(found["cold"])
+    print(f"cold median over the baseline median: {seconds(cold - base)} ({cold / base:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

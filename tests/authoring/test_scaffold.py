@@ -1,0 +1,89 @@
+"""`trafikist new module|dive` and `trafikist check`: the next number, the status, the front
+matter, and a course that still builds strict with the new page on the home page and in the
+navigation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from authoring.authoring_support import MODULE_04, edit
+from support import article, build_env, copy_project, mkdocs_build, soup
+from trafikist.course.sources import read_front_matter
+
+
+def trafikist(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trafikist.cli", *args],
+        cwd=project, env=build_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_new_module_and_dive_are_linked_into_the_course(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    made = trafikist(project, "new", "module", "Timers in the server",
+                     "--summary", "Where a timer fires without a client.")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    module = project / "modules/06-timers-in-the-server/module.md"
+    assert "module 06" in made.stdout and module.is_file()
+    document = read_front_matter(module)
+    assert document.meta == {
+        "id": "timers-in-the-server",
+        "title": "Timers in the server",
+        "status": "planned",
+        "summary": "Where a timer fires without a client.",
+    }
+    for block in ("/// takeaway", "/// forward", "/// excerpt |", "/// dive-cards", "/// up-next"):
+        assert block in document.body
+
+    dive = trafikist(project, "new", "dive", "06", "The first timer", "--status", "built")
+    assert dive.returncode == 0, dive.stderr
+    assert (project / "modules/06-timers-in-the-server/dives/01-the-first-timer.md").is_file()
+    second = trafikist(project, "new", "dive", "timers-in-the-server", "A second timer")
+    assert second.returncode == 0, second.stderr
+    assert (project / "modules/06-timers-in-the-server/dives/02-a-second-timer.md").is_file()
+
+    result = mkdocs_build(project, project / "site")
+    assert result.returncode == 0, result.stderr
+    home = article(soup(project / "site/index.html"))
+    entry = home.select_one("[data-page=timers-in-the-server]")
+    assert entry is not None and "module 06" in entry.get_text(" ")
+    assert "planned" in entry.get_text(" ")
+    assert [a.get_text() for a in entry.select(".tk-course-entry__dives a")] == [
+        "The first timer",
+        "A second timer",
+    ]
+    page = soup(project / "site/trafikist/06-timers-in-the-server/index.html")
+    nav = " ".join(a.get_text(" ", strip=True) for a in page.select("nav.md-nav a"))
+    assert "06 · Timers in the server" in nav and "01 · The first timer" in nav
+    # A planned page keeps its draft in the source, not in the published page.
+    assert "trafikist:draft" not in (project / "site/trafikist/06-timers-in-the-server/index.html"
+                                     ).read_text(encoding="utf-8")  # fmt: skip
+
+
+def test_new_refuses_a_taken_id_and_an_unknown_module(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    taken = trafikist(project, "new", "dive", "04", "Who moves time today")
+    assert taken.returncode == 1
+    assert "the id 'who-moves-time-today' is already used" in taken.stderr
+    assert "Traceback" not in taken.stderr
+    unknown = trafikist(project, "new", "dive", "09", "Anything")
+    assert unknown.returncode == 1
+    assert "no module is numbered or named '09'" in unknown.stderr
+    assert not list((project / "modules").glob("09-*"))
+
+
+def test_check_prints_the_build_message_and_exits_1(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    assert trafikist(project, "check").returncode == 0
+    line = edit(project / MODULE_04 / "module.md", "status: built\n", "status: bilt\n")
+    result = trafikist(project, "check")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{MODULE_04.as_posix()}/module.md:{line}: unknown status 'bilt'. Fix: Use one of"
+    )
+    assert "Traceback" not in result.stderr
