@@ -41,7 +41,8 @@ def mkdocs_build(
     project: Path, site_dir: Path, *extra: str, strict: bool = True
 ) -> subprocess.CompletedProcess[str]:
     """Run `mkdocs build` the way an author does, and return what it printed."""
-    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site_dir), *extra]
+    # No -q: with it, mkdocs drops warnings before strict mode counts them.
+    command = [sys.executable, "-m", "mkdocs", "build", "-d", str(site_dir), *extra]
     if strict:
         command.append("--strict")
     return subprocess.run(

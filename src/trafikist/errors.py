@@ -39,6 +39,11 @@ class CourseError(Exception):
         return cls(Problem(file, line, what, fix))
 
 
+def display_path(file: Path | str) -> str:
+    """A path as an author reads it: relative to the working folder when it lies inside it."""
+    return _display_path(file)
+
+
 def _display_path(file: Path | str) -> str:
     path = Path(file)
     try:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import markdown
 from trafikist.course.loader import check_links, load_course
 from trafikist.course.render import MARKDOWN_EXTENSIONS, Renderer
 from trafikist.course.sources import load_yaml, read_front_matter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import markdown
+
 from trafikist.markdown.registry_inline import RegistryInlineExtension
 
 VERBS = ["EMQ.PROMOTE", "EMQ.STALLED.CHECK"]

@@ -23,7 +23,6 @@ import markupsafe
 from markdown.extensions.toc import slugify
 
 from trafikist.course.loader import ID_LINK, strings_in
-from trafikist.errors import CourseError
 from trafikist.course.structure import (
     STATUS_LEGEND,
     Course,
@@ -32,6 +31,7 @@ from trafikist.course.structure import (
     Status,
     relative_link,
 )
+from trafikist.errors import CourseError
 
 # Structural blocks the renderer fills in; anything else between `///` lines is prose.
 GENERATED_BLOCK = re.compile(r"^/// (?P<name>duties|dive-cards|up-next)\s*\n///\s*$", re.M)

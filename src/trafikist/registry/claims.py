@@ -22,6 +22,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
+from trafikist.errors import display_path
 from trafikist.registry import hostapi
 from trafikist.registry.manifest import Manifest
 from trafikist.registry.model import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
@@ -191,7 +192,11 @@ def _exists(rest: str, registry: Registry) -> Verdict:
 
 
 def _gate(rest: str, registry: Registry) -> Verdict:
-    where = f"{registry.gate_file}:{registry.gate_line}" if registry.gate_file else "nowhere"
+    where = (
+        f"{display_path(registry.gate_file)}:{registry.gate_line}"
+        if registry.gate_file
+        else "nowhere"
+    )
     if registry.gate_file is None:
         return Verdict(
             False, "the registry has no load gate list (a const array of host function names)"

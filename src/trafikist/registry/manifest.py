@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from trafikist.course.sources import load_yaml, read_text
-from trafikist.errors import CourseError, Problem
+from trafikist.errors import CourseError, Problem, display_path
 from trafikist.registry.quantity import Quantity, parse_quantity
 
 MANIFEST_FILE = "library.yml"
@@ -53,7 +53,7 @@ class Manifest:
         return set(self.modules) | set(self.functions) | set(self.scripts)
 
     def location(self, entry: Entry) -> str:
-        return f"{self.file}:{entry.line}"
+        return f"{display_path(self.file)}:{entry.line}"
 
 
 def resolve_manifest_path(registry_path: Path, base_dir: Path) -> Path:

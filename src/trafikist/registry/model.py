@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trafikist.errors import display_path
+
 # The fields of a row, in the order trafikey writes them. `key` (the macro's row key, e.g.
 # `emq_promote`) and `handler` (the function the row routes to) come before `Row { … }`.
 ROW_FIELDS = (
@@ -78,7 +80,7 @@ class Row:
 
     @property
     def location(self) -> str:
-        return f"{self.file}:{self.line}"
+        return f"{display_path(self.file)}:{self.line}"
 
 
 @dataclass

@@ -82,7 +82,7 @@ def verbs_by_page(course: Course, registry: Registry) -> list[tuple[Page, set[st
 
 def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
     lines = [f"`{row.name}`: {_summary(row)}", ""]
-    lines += ["| | |", "|---|---|"]
+    lines += ["| Field | Value |", "|---|---|"]
     for label, value, fields in _facts(row):
         chosen = [field for field in fields if field in row.chosen_fields]
         note = f" — *{CHOSEN_NOTE}*" if chosen else ""
@@ -90,9 +90,9 @@ def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
     lines.append("")
     if row.chosen_fields:
         lines += [
-            "The seed names this command and says what it does, but does not give the values "
-            f"marked *{CHOSEN_NOTE}*: the snapshot holds a value the model chose, and no lesson "
-            "quotes it as trafikey's.",
+            "The published course names this command and says what it does, but does not give "
+            f"the values marked *{CHOSEN_NOTE}*: the snapshot holds a value the model chose, and "
+            "no lesson quotes it as trafikey's.",
             "",
         ]
     lines += ["## Quoted in", ""]

@@ -16,6 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 CLAIM_OPEN = re.compile(r"\{\s*claim\s*:")
+# The only characters the claim scanner stops at: an escape, a code span, an opening bracket.
+_SIGNIFICANT = re.compile(r"[\\`\[]")
+_BACKTICKS = re.compile(r"`+")
 # EMQ.PROMOTE, EMQ.STALLED.CHECK; not the family wildcard `EMQ.*`.
 VERB = re.compile(r"(?<![\w.@/-])EMQ(?:\.[A-Z][A-Z0-9_]*)+(?![\w])")
 FUNCTION = re.compile(r"(?<![\w.@/])(?P<name>(?:[A-Z]\w*\.)+[a-z_]\w*[!?]?/\d+)")
@@ -180,14 +183,17 @@ def blank(text: str) -> str:
 def find_claims(text: str) -> Iterator[ClaimSpan]:
     """Every `[text]{claim: …}` in `text`, outermost first, left to right; none inside a code
     span or after a backslash, as Markdown would read them."""
+    if CLAIM_OPEN.search(text) is None:  # most text has no claim: skip the scan
+        return
     index = 0
-    while index < len(text):
+    while (found := _SIGNIFICANT.search(text, index)) is not None:
+        index = found.start()
         char = text[index]
         if char == "\\":
             index += 2
         elif char == "`":
             index = _after_code_span(text, index)
-        elif char == "[" and (span := claim_at(text, index)) is not None:
+        elif (span := claim_at(text, index)) is not None:
             yield span
             index = span.end
         else:
@@ -237,7 +243,7 @@ def _matching_bracket(text: str, start: int) -> int | None:
 
 def _after_code_span(text: str, start: int) -> int:
     """The offset after the code span that opens at `start` (or after its backticks if none)."""
-    run = len(text[start:]) - len(text[start:].lstrip("`"))
+    run = _BACKTICKS.match(text, start).end() - start  # no slicing: pages are long
     end = text.find("`" * run, start + run)
     return end + run if end != -1 else start + run
 

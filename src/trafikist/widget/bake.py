@@ -49,7 +49,9 @@ class BakedRun:
 
 def load_scenario(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's loader when the wheel of PyYAML has it: the same data, several times faster.
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, yaml.YAMLError) as error:
         raise CourseError.at(
             path, None, f"cannot be read as YAML ({error}).", "Fix the YAML."
