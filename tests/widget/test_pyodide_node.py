@@ -23,6 +23,7 @@ import yaml
 from support import ROOT
 from trafikist.model import Simulation
 from trafikist.model_view.live import canonical_json, result_of
+from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 from trafikist.widget.wheel import build_model_wheel
 
 RUNNER = Path(__file__).with_name("pyodide_node.mjs")
@@ -46,7 +47,10 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_model_wheel(ROOT / "src/trafikist").write(tmp_path_factory.mktemp("wheel"))
+    """The wheel as the build makes it, with the registry's rows of the EMQ verbs."""
+    registry = load_registry(resolve_registry_path(None, ROOT))
+    built = build_model_wheel(ROOT / "src/trafikist", export_command_table(registry))
+    return built.write(tmp_path_factory.mktemp("wheel"))
 
 
 def node(*args: str) -> subprocess.CompletedProcess[str]:

@@ -193,8 +193,11 @@ def test_a_model_error_is_shown_in_the_widget(site_url: str, browser) -> None:
 
 
 def test_a_run_past_its_time_limit_is_stopped_and_the_reader_told(site_url: str, browser) -> None:
-    context, page, _, _ = open_page(browser, site_url)
-    # A limit of a millisecond for the run itself (Pyodide's load has its own, longer limit).
+    # A heavy run (about 900 commands, a few hundred milliseconds in Pyodide) and a limit of a
+    # millisecond for the run itself (Pyodide's load has its own, longer limit): the page's
+    # timer fires long before the worker could answer.
+    heavy = "?duty=promote&beat=0.1&send=Consumer,Metronome,Pump,Stalled"
+    context, page, _, _ = open_page(browser, site_url, heavy)
     page.evaluate("document.querySelector('.tk-duties').dataset.timeLimit = '0.001'")
     text = run_and_wait(page, "stopped")
     assert text == "The run went past its time limit of 0.001 s and was stopped."

@@ -18,7 +18,8 @@ from trafikist.errors import CourseError
 from trafikist.model import run_scenario
 from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, render_timeline_svg, render_trace_html
-from trafikist.model_view.live import canonical_json, console, run
+from trafikist.model_view.live import canonical_json, console, last_trace, run
+from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 from trafikist.widget.lock import lock_with_wheel
 from trafikist.widget.minify import minify_css, minify_js
 from trafikist.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
@@ -39,14 +40,19 @@ def scenario_data(name: str) -> dict:
 
 
 def test_the_wheel_holds_the_model_and_its_drawing_code_only_and_is_reproducible() -> None:
-    first, second = build_model_wheel(PACKAGE), build_model_wheel(PACKAGE)
+    table = export_command_table(load_registry(resolve_registry_path(None, ROOT)))
+    first, second = build_model_wheel(PACKAGE, table), build_model_wheel(PACKAGE, table)
     assert first.data == second.data
     assert first.name == "trafikist_model-0.1.0-py3-none-any.whl"
     archive = zipfile.ZipFile(io.BytesIO(first.data))
     code = [name for name in archive.namelist() if not name.startswith("trafikist_model-")]
     assert "trafikist/__init__.py" in code
     assert {name.split("/")[1] for name in code} == {"__init__.py", "model", "model_view"}
-    assert all(name.endswith(".py") for name in code)
+    # The registry's rows of the EMQ verbs, for the model in the page (no registry there).
+    assert json.loads(archive.read("trafikist/model/registry_table.json")) == json.loads(
+        json.dumps(table)
+    )
+    assert all(name.endswith(".py") for name in code if not name.endswith("registry_table.json"))
     # RECORD lists every other file with its sha256 (PEP 376 form).
     record = archive.read("trafikist_model-0.1.0.dist-info/RECORD").decode().splitlines()
     for line in record:
@@ -167,7 +173,8 @@ def test_the_live_entry_point_reports_a_bad_scenario_as_a_message() -> None:
     result = json.loads(run(site_file, json.dumps({"send": ["StreamConsumer"]})))
     assert "needs a stream" in result["error"]
     ok = json.loads(run(site_file, ""))
-    assert ok["trace"] == canonical_json(run_scenario(scenario_data("promote-due")))
+    assert set(ok) == {"markup", "summary"}
+    assert last_trace() == canonical_json(run_scenario(scenario_data("promote-due")))
     assert console("ZCARD q:schedule") == "(integer) 0"
     assert console(f'SET k "{HOSTILE}"') == "OK"
     assert console("GET k") == f'"{HOSTILE}"'

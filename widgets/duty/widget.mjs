@@ -28,8 +28,9 @@ export function enhance(section) {
     pyodide: new URL(section.dataset.pyodideUrl || "../pyodide/", here).href,
     lock: new URL("../model/pyodide-lock.json", here).href,
   };
-  const runLimitMs = 1000 * Number(section.dataset.timeLimit || 10);
-  const loadLimitMs = 1000 * Number(section.dataset.loadLimit || 120);
+  // Read when armed, so the page's data attributes can change them (the tests do).
+  const runLimitMs = () => 1000 * Number(section.dataset.timeLimit || 10);
+  const loadLimitMs = () => 1000 * Number(section.dataset.loadLimit || 120);
   let worker = null;
   let nextId = 0;
   let pending = null; // {id, kind, resolve, reject, timer}
@@ -198,7 +199,7 @@ export function enhance(section) {
         if (reply.type === "status") {
           if (reply.phase === "loading") say("Loading Python and the model into the page (first run only)…");
           else if (pending.kind === "run") say("Running the scenario…");
-          arm(reply.phase === "loading" ? loadLimitMs : runLimitMs, pending.kind === "run" ? "run" : "command");
+          arm(reply.phase === "loading" ? loadLimitMs() : runLimitMs(), pending.kind === "run" ? "run" : "command");
           return;
         }
         const done = pending;
@@ -219,7 +220,7 @@ export function enhance(section) {
     const id = ++nextId;
     return new Promise((resolve, reject) => {
       pending = { id, kind: message.type, resolve, reject, timer: 0 };
-      arm(loadLimitMs, message.type === "run" ? "run" : "command");
+      arm(loadLimitMs(), message.type === "run" ? "run" : "command");
       worker.postMessage({ ...message, id, urls });
     });
   }
@@ -258,7 +259,7 @@ export function enhance(section) {
       const target = run.querySelector(".tk-run__result");
       target.innerHTML = result.markup; // built by the Python renderer, every text escaped
       run.querySelector(".tk-run__state").textContent = describe(values, defaultsOf(run)) ? "live run, changed" : "live run";
-      run.dataset.trace = result.trace;
+      run.dataset.trace = reply.trace; // the run's trace, for whoever compares (the tests)
       const ms = performance.now() - clicked;
       ranOnce = true;
       consoleForm.hidden = false;

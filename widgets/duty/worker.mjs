@@ -5,7 +5,8 @@
 //                   {type: "run", id, urls, scenario: URL, controls: JSON text}
 //                   {type: "console", id, urls, line}
 //   worker -> page  {type: "status", id, phase: "loading" | "running"}
-//                   {type: "result", id, result: JSON text, loadMs, runMs}
+//                   {type: "result", id, result: JSON text {markup, summary} or {error},
+//                                   trace: canonical JSON text, loadMs, runMs}
 //                   {type: "reply", id, text}
 //                   {type: "error", id, message}
 // The Python side is trafikist.model_view.live, in the model's wheel. It takes and returns JSON
@@ -60,7 +61,9 @@ self.onmessage = async (event) => {
       self.postMessage({ type: "status", id, phase: "running" });
       const started = performance.now();
       const result = live.run(scenario, request.controls);
-      self.postMessage({ type: "result", id, result, loadMs, runMs: performance.now() - started });
+      const trace = live.last_trace();
+      const runMs = performance.now() - started;
+      self.postMessage({ type: "result", id, result, trace, loadMs, runMs });
     } else {
       self.postMessage({ type: "reply", id, text: live.console(request.line) });
     }

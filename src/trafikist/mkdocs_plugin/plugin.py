@@ -331,7 +331,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                 assets_path=self.config.assets_path,
                 pyodide_url=self.config.pyodide_url,
                 time_limit=self.config.run_time_limit,
-            ).prepare(pages)
+            ).prepare(pages, registry=self.site.registry)
         except CourseError as error:
             raise PluginError(str(error)) from None
         if not self.widget.live:

@@ -61,9 +61,12 @@ def controls_of(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def overrides_from_controls(data: dict[str, Any], controls: dict[str, Any]) -> dict[str, Any]:
-    """The model overrides for the controls that differ from the scenario's own values."""
-    defaults = controls_of(data)
+def overrides_from_controls(
+    data: dict[str, Any], controls: dict[str, Any], defaults: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The model overrides for the controls that differ from the scenario's own values
+    (`defaults`: `controls_of(data)`, when the caller has it already)."""
+    defaults = defaults if defaults is not None else controls_of(data)
     overrides: dict[str, Any] = {}
     for key in CONTROL_KEYS:
         if key not in controls or _same(controls[key], defaults[key]):

@@ -11,10 +11,12 @@ from typing import Any
 
 from trafikist.model import MODEL_CHOICES, ScenarioError, Simulation
 from trafikist.model.console import execute_line
-from trafikist.model_view.controls import overrides_from_controls
+from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, summarize
 
 _last: Simulation | None = None
+_last_trace = ""
+_scenarios: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
 CHOICE_IDS = tuple(choice.id for choice in MODEL_CHOICES)
 
 
@@ -31,26 +33,45 @@ def result_of(trace: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def _scenario(scenario_file: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The scenario of a site file and its controls' defaults, parsed once per file: a warm
+    run should spend its milliseconds on the model, not on reading the same JSON again."""
+    found = _scenarios.get(scenario_file)
+    if found is None:
+        data = json.loads(scenario_file)["scenario"]
+        found = _scenarios[scenario_file] = (data, controls_of(data))
+    return found
+
+
 def run(scenario_file: str, controls_json: str = "") -> str:
-    """Run a scenario with the reader's controls; JSON text of {trace, markup, summary} or
-    {error}. A model error becomes a message for the widget, never an uncaught exception.
+    """Run a scenario with the reader's controls; JSON text of {markup, summary} or {error}.
+    A model error becomes a message for the widget, never an uncaught exception.
 
     `scenario_file` is the text of the site's scenarios/NAME.json: {"scenario": …, "trace": …}
-    (the trace is the build's, for comparison; it is not used here).
+    (the trace is the build's, for comparison; it is not used here). The run's trace, as the
+    one canonical text, is `last_trace()`: a string of its own, not JSON inside JSON.
     """
-    global _last
+    global _last, _last_trace
     try:
-        data = json.loads(scenario_file)["scenario"]
+        data, defaults = _scenario(scenario_file)
         controls = json.loads(controls_json) if controls_json else {}
-        overrides = overrides_from_controls(data, controls) if controls else {}
+        overrides = overrides_from_controls(data, controls, defaults) if controls else {}
         simulation = Simulation(data, overrides or None, source=f"scenario {data.get('name')}")
         trace = simulation.run()
-        _last = simulation
-        return json.dumps(result_of(trace))
+        _last, _last_trace = simulation, canonical_json(trace)
+        return json.dumps(
+            {"markup": render_result_html(trace, CHOICE_IDS), "summary": summarize(trace)}
+        )
     except ScenarioError as error:
         return json.dumps({"error": str(error)})
     except Exception as error:  # a bug in the model: the reader sees it in the widget
         return json.dumps({"error": f"the model failed: {type(error).__name__}: {error}"})
+
+
+def last_trace() -> str:
+    """The last run's trace, as canonical JSON text (the baked file's trace, byte for byte,
+    when the run was the default one)."""
+    return _last_trace
 
 
 def console(line: str) -> str:

@@ -17,6 +17,7 @@ import markupsafe
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
 from trafikist.model import MODEL_CHOICES
+from trafikist.registry import Registry, export_command_table
 from trafikist.widget.bake import BakedRun, bake_duty
 from trafikist.widget.lock import lock_with_wheel
 from trafikist.widget.minify import minify_css, minify_js
@@ -59,8 +60,9 @@ class DutyWidget:
     lock: bytes = b""
     runs: dict[str, BakedRun] = field(default_factory=dict)  # "module id/duty id" -> run
 
-    def prepare(self, pages: list[Page]) -> DutyWidget:
+    def prepare(self, pages: list[Page], registry: Registry | None = None) -> DutyWidget:
         """Check the runtime, build the wheel and the lock, bake every duty with a scenario.
+        `registry` gives the EMQ verbs' rows the wheel carries for the page's model.
         Raises CourseError with the fix (for instance: run scripts/setup)."""
         for page in pages:
             if page.source is None:
@@ -71,7 +73,8 @@ class DutyWidget:
                     self.runs[f"{page.id}/{duty.id}"] = run
         if self.runs:  # no scenario anywhere: the static form needs no runtime
             self.runtime = find_pyodide_runtime(self.node_modules)
-            self.wheel = build_model_wheel(PACKAGE_DIR)
+            table = export_command_table(registry) if registry is not None else None
+            self.wheel = build_model_wheel(PACKAGE_DIR, table)
             self.lock = lock_with_wheel(self.runtime.lock_file, self.wheel)
         return self
 

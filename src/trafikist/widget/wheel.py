@@ -13,10 +13,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from trafikist.errors import CourseError
 
@@ -26,6 +28,7 @@ DISTRIBUTION = (
 WHEEL_PACKAGES = ("model", "model_view")  # the subpackages of `trafikist` that run in the page
 # A zip entry's timestamp: the earliest a zip can hold, so the bytes never depend on the clock.
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+COMMAND_TABLE_FILE = "registry_table.json"  # trafikist.model.commands.REGISTRY_TABLE_FILE
 VERSION = re.compile(r'^__version__\s*=\s*"(?P<version>[^"]+)"', re.M)
 
 
@@ -64,8 +67,13 @@ def wheel_sources(package_dir: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def build_model_wheel(package_dir: Path) -> BuiltWheel:
-    """The wheel of `trafikist` (model and drawing code only), as bytes."""
+def build_model_wheel(package_dir: Path, command_table: dict[str, Any] | None = None) -> BuiltWheel:
+    """The wheel of `trafikist` (model and drawing code only), as bytes.
+
+    `command_table` is the registry's rows of the EMQ verbs (`export_command_table`): the wheel
+    carries them as `trafikist/model/registry_table.json`, which the model reads first, since
+    the page has no registry to parse (trafikist.model.commands).
+    """
     init_text = (package_dir / "__init__.py").read_text(encoding="utf-8")
     match = VERSION.search(init_text)
     version = match["version"] if match else "0"
@@ -74,6 +82,9 @@ def build_model_wheel(package_dir: Path) -> BuiltWheel:
     entries: list[tuple[str, bytes]] = [
         (arcname, source.read_bytes()) for arcname, source in wheel_sources(package_dir)
     ]
+    if command_table is not None:
+        table = json.dumps(command_table, sort_keys=True, indent=1) + "\n"
+        entries.append((f"trafikist/model/{COMMAND_TABLE_FILE}", table.encode()))
     entries.append(
         (
             f"{dist_info}/METADATA",
