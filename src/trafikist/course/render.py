@@ -222,7 +222,7 @@ def _add_link_badges(page_html: str) -> str:
         status = match["status"]
         return (
             f'{match[1]}{match["text"]}<span class="tk-badge tk-badge--{status}">'
-            f'<span class="md-visually-hidden">, </span>{status}</span></a>'
+            f'<span class="tk-visually-hidden">, </span>{status}</span></a>'
         )
 
     return pattern.sub(badge, page_html)

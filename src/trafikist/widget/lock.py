@@ -12,14 +12,15 @@ import json
 import tempfile
 from pathlib import Path
 
-from pyodide_lock import PyodideLockSpec
-from pyodide_lock.utils import add_wheels_to_spec
-
 from trafikist.widget.wheel import BuiltWheel
 
 
 def lock_with_wheel(pyodide_lock: Path, wheel: BuiltWheel) -> bytes:
     """Pyodide's lock file with the wheel added, as the bytes of a JSON file."""
+    # Imported here: pyodide-lock brings pydantic, whose import costs more than the lock itself.
+    from pyodide_lock import PyodideLockSpec
+    from pyodide_lock.utils import add_wheels_to_spec
+
     spec = PyodideLockSpec.from_json(pyodide_lock)
     with tempfile.TemporaryDirectory(prefix="trafikist-wheel-") as folder:
         path = wheel.write(Path(folder))
