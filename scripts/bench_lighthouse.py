@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gates.gatelib import build_plain_baseline  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, mkdocs_build  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, site_or_build  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 PAGES = {
@@ -117,13 +117,7 @@ def main() -> int:
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as temp:
-        site = args.site
-        if site is None:
-            site = Path(temp) / "site"
-            result = mkdocs_build(ROOT, site)
-            if result.returncode != 0:
-                print(result.stderr, file=sys.stderr)
-                return 1
+        site = site_or_build(args.site, Path(temp))
         reports = args.keep or Path(temp) / "reports"
         reports.mkdir(parents=True, exist_ok=True)  # Lighthouse does not create it
         results = {}

@@ -27,7 +27,7 @@ from gates.gatelib import (  # noqa: E402
     format_weight,
     measure_weight,
 )
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, mkdocs_build, serve  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
 
 LIMIT = 1.15
 
@@ -41,13 +41,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="bench-weight-") as temp:
-        site = args.site
-        if site is None:
-            site = Path(temp) / "site"
-            result = mkdocs_build(ROOT, site)
-            if result.returncode != 0:
-                print(result.stderr, file=sys.stderr)
-                return 1
+        site = site_or_build(args.site, Path(temp))
         plain_site = build_plain_baseline(site, Path(temp) / "plain")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -19,20 +19,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, mkdocs_build  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
 
 BASELINE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>loadPyodide baseline</title></head><body>
@@ -56,37 +52,15 @@ document.querySelector(".tk-duties").addEventListener("tk:drawn", () => {
 COLD_TIMEOUT_MS = 120_000
 
 
-@contextlib.contextmanager
-def serve_site(site: Path) -> Iterator[str]:
+def serve_site(site: Path) -> contextlib.AbstractContextManager[str]:
     """The built site on a free port of 127.0.0.1, plus the baseline page under /__bench/."""
-
-    class Handler(SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            extra = {
-                "/__bench/baseline.html": (BASELINE_PAGE, "text/html"),
-                "/__bench/baseline.mjs": (BASELINE_SCRIPT, "text/javascript"),
-            }.get(self.path)
-            if extra is None:
-                super().do_GET()
-                return
-            body, kind = extra
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return serve(
+        site,
+        {
+            "/__bench/baseline.html": (BASELINE_PAGE, "text/html"),
+            "/__bench/baseline.mjs": (BASELINE_SCRIPT, "text/javascript"),
+        },
+    )
 
 
 def wait_for(page, expression: str) -> None:
@@ -158,12 +132,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = max(args.runs, 10)
     with tempfile.TemporaryDirectory(prefix="bench-widget-") as folder:
-        site = args.site
-        if site is None:
-            site = Path(folder) / "site"
-            result = mkdocs_build(ROOT, site)
-            if result.returncode != 0:
-                raise SystemExit(result.stderr)
+        site = site_or_build(args.site, Path(folder))
         found = measure(site, runs, args.duty)
     version = found.pop("version")[0]
     base = statistics.median(found["baseline"])

@@ -73,13 +73,39 @@ def article(page: BeautifulSoup):
     return page.select_one("article.md-content__inner")
 
 
+def site_or_build(site: Path | None, temp: Path) -> Path:
+    """The built site a benchmark was given, or a fresh strict build of the course in `temp`."""
+    if site is not None:
+        return site
+    site = temp / "site"
+    result = mkdocs_build(ROOT, site)
+    if result.returncode != 0:
+        raise SystemExit(result.stderr)
+    return site
+
+
 @contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 on a free port; yields the base URL."""
+def serve(
+    directory: Path, extra_routes: dict[str, tuple[bytes, str]] | None = None
+) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 on a free port; yields the base URL. `extra_routes` maps a
+    path to a body and its content type, served beside the folder's files."""
+    routes = extra_routes or {}
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
             pass
+
+        def do_GET(self) -> None:
+            if self.path not in routes:
+                super().do_GET()
+                return
+            body, kind = routes[self.path]
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
     handler = functools.partial(Quiet, directory=str(directory))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
