@@ -1,0 +1,137 @@
+"""The whole site: structure from modules/, links by id, planned pages, no dead link."""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from support import ROOT, article, copy_project, mkdocs_build, soup
+
+PLANNED = {
+    "trafikist/03-the-job-core-natively/index.html": "The job core, natively",
+    "trafikist/03-the-job-core-natively/01-failures-and-recovery/index.html": (
+        "Failures and recovery"
+    ),
+    "trafikist/05-tra-and-native-values/index.html": "TRA and native values",
+    "protocol/the-native-module/index.html": "The native module",
+    "queue/the-consumer-loop/index.html": "The consumer loop",
+    "queue/scheduling-and-recurrence/index.html": "Scheduling and recurrence",
+    "bus/the-consumer-group/index.html": "The consumer group",
+    "redis-patterns/blocking-vs-polling/index.html": "Blocking vs polling",
+}
+
+
+def test_strict_build_prints_no_warning(tmp_path: Path) -> None:
+    result = mkdocs_build(ROOT, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr
+
+
+def test_home_presents_books_and_modules_in_order(built_site: Path) -> None:
+    home = article(soup(built_site / "index.html"))
+    books = [h2.get_text() for h2 in home.select("section.tk-book > h2")]
+    assert books == [
+        "Trafikist",
+        "The Protocol",
+        "The Queue",
+        "The Bus pillar",
+        "Redis Patterns Applied",
+        "Command reference",
+    ]
+    modules = home.select_one("section[data-book=trafikist] > ol").find_all("li", recursive=False)
+    heads = [m.select_one(".tk-course-entry__head").get_text(" ", strip=True) for m in modules]
+    assert heads[0].startswith("module 03 The job core, natively planned")
+    assert heads[1].startswith("module 04 Blocking, timers and the bus built")
+    assert heads[2].startswith("module 05 TRA and native values planned")
+    dives = [a.get_text() for a in modules[1].select(".tk-course-entry__dives a")]
+    assert dives == ["Who moves time today", "The blocking claim", "The native bus"]
+
+
+@pytest.mark.parametrize("path,title", sorted(PLANNED.items()))
+def test_planned_pages_are_marked(built_site: Path, path: str, title: str) -> None:
+    page = article(soup(built_site / path))
+    assert page.select_one("h1").get_text() == title
+    assert page.select_one(".tk-header .tk-badge--planned").get_text() == "planned"
+    assert "not written yet" in page.select_one(".tk-planned").get_text()
+    assert page.select_one(".tk-planned__summary").get_text().strip()
+
+
+def test_dive_pages_are_real_pages_with_status(built_site: Path) -> None:
+    base = built_site / "trafikist/04-blocking-timers-and-the-bus"
+    for folder, title in [
+        ("01-who-moves-time-today", "Who moves time today"),
+        ("02-the-blocking-claim", "The blocking claim"),
+        ("03-the-native-bus", "The native bus"),
+    ]:
+        page = article(soup(base / folder / "index.html"))
+        assert page.select_one("h1").get_text() == title
+        assert page.select_one(".tk-kicker").get_text().startswith("Trafikist · module 04 · dive 0")
+        assert page.select_one(".tk-header .tk-badge--built").get_text() == "built"
+
+
+def test_status_badge_wherever_a_page_is_linked(built_site: Path) -> None:
+    """Every link to a course page carries the target's status, as a class and a badge."""
+    module = article(soup(built_site / "trafikist/04-blocking-timers-and-the-bus/index.html"))
+    # A verb's link to its command page is code, not a lesson link: it carries no badge.
+    for link in module.select("a.tk-link:not(.tk-verb)"):
+        status = link["data-status"]
+        has_badge = link.select_one(f".tk-badge--{status}") is not None
+        has_badge_nearby = link.find_parent(
+            class_=["tk-dive-card", "tk-up-next__item", "tk-dive-nav__item", "tk-course-entry"]
+        )
+        assert has_badge or has_badge_nearby, link
+
+
+def test_no_dead_internal_link(built_site: Path) -> None:
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) >= 15
+    ids: dict[Path, set[str]] = {}
+    dead = []
+    for page in pages:
+        document = soup(page)
+        for link in document.select("a[href]"):
+            href = link["href"]
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("mailto:", "//")):
+                assert parts.scheme in {"http", "https", "mailto"}, f"{page}: {href}"
+                continue
+            if not parts.path:
+                target = page
+            elif parts.path.startswith("/"):  # the 404 page links from the site root
+                target = built_site / unquote(parts.path).lstrip("/")
+            else:
+                target = page.parent / unquote(parts.path)
+            target = Path(posixpath.normpath(str(target)))
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                dead.append(f"{page.relative_to(built_site)} -> {href}")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                if target not in ids:
+                    ids[target] = {el["id"] for el in soup(target).select("[id]")}
+                if parts.fragment not in ids[target]:
+                    dead.append(f"{page.relative_to(built_site)} -> {href} (no such anchor)")
+    assert dead == []
+
+
+def test_unknown_link_id_fails_the_build_with_file_and_line(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    module = project / "modules/04-blocking-timers-and-the-bus/module.md"
+    lines = module.read_text(encoding="utf-8").splitlines()
+    target = next(i for i, line in enumerate(lines) if line.startswith("## Who moves time"))
+    lines.insert(target + 2, "See [the missing page](id:no-such-page) first.")
+    module.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = mkdocs_build(project, project / "site")
+    assert result.returncode != 0
+    expected = (
+        f"modules/04-blocking-timers-and-the-bus/module.md:{target + 3}: "
+        "the link names an unknown id 'no-such-page'."
+    )
+    assert expected in result.stderr
+    assert "Fix:" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (project / "site").exists()
