@@ -128,7 +128,8 @@ def is_headerlink(node: Node) -> bool:
 
 
 def is_not_prose(node: Node) -> bool:
-    labels = {"tk-takeaway__label", "tk-forward__label", "tk-badge"}
+    # The worked example's run is drawn by the model, not written: it is not lesson prose.
+    labels = {"tk-takeaway__label", "tk-forward__label", "tk-badge", "tk-example"}
     return node.tag == "pre" or is_headerlink(node) or bool(node.classes & labels)
 
 
@@ -315,6 +316,11 @@ def test_dive_has_a_worked_example_with_its_scenario(
     assert count_words(prose) >= 60, "the worked example is not described"
     assert "model's own" in prose, "the worked example does not label the model's own choices"
     assert (DIVES_DIR / f"{dive.number}-{dive.slug}.example.yml").is_file()
+    # The model's run of that scenario is drawn into the section at build time.
+    run = section.find("section", "tk-example")
+    assert run is not None, "the worked example's run is not on the page"
+    assert f"{dive.number}-{dive.slug}.example.yml" in run.text()
+    assert run.find("svg") is not None and run.find("table") is not None
 
 
 @pytest.mark.slow

@@ -135,3 +135,18 @@ def test_unknown_link_id_fails_the_build_with_file_and_line(tmp_path: Path) -> N
     assert "Fix:" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (project / "site").exists()
+
+
+def test_a_worked_example_without_its_scenario_fails_the_build(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    dives = project / "modules/04-blocking-timers-and-the-bus/dives"
+    (dives / "01-who-moves-time-today.example.yml").unlink()
+    result = mkdocs_build(project, project / "site")
+    assert result.returncode != 0
+    page = dives / "01-who-moves-time-today.md"
+    line = page.read_text(encoding="utf-8").splitlines().index("/// worked-example") + 1
+    assert (
+        f"modules/04-blocking-timers-and-the-bus/dives/01-who-moves-time-today.md:{line}: "
+        "the worked-example block has no scenario to run."
+    ) in result.stderr
+    assert "Traceback" not in result.stderr

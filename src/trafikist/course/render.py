@@ -22,6 +22,7 @@ import markdown
 import markupsafe
 from markdown.extensions.toc import slugify
 
+from trafikist.course.examples import render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.structure import (
     STATUS_LEGEND,
@@ -34,7 +35,9 @@ from trafikist.course.structure import (
 from trafikist.errors import CourseError
 
 # Structural blocks the renderer fills in; anything else between `///` lines is prose.
-GENERATED_BLOCK = re.compile(r"^/// (?P<name>duties|dive-cards|up-next)\s*\n///\s*$", re.M)
+GENERATED_BLOCK = re.compile(
+    r"^/// (?P<name>duties|dive-cards|up-next|worked-example)\s*\n///\s*$", re.M
+)
 # The draft a scaffolded planned page carries (trafikist.course.scaffold), to the end marker.
 DRAFT = re.compile(r"^<!-- trafikist:draft\b.*?\btrafikist:draft -->[ \t]*\n?", re.M | re.S)
 HEADING_2 = re.compile(r"^## (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
@@ -152,6 +155,8 @@ class Renderer:
             return self._render("duties.html.j2", page=page, duties=page.duties, live=None)
         if name == "dive-cards":
             return self._render("dive_cards.html.j2", page=page)
+        if name == "worked-example":
+            return render_worked_example(page)
         previous, following = self.course.neighbours(page)
         return self._render(
             "up_next.html.j2",

@@ -31,6 +31,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from trafikist.course.examples import example_path
 from trafikist.course.structure import Page as CoursePage
 from trafikist.course.structure import Status
 from trafikist.errors import CourseError
@@ -124,7 +125,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                     f"{existing.abs_src_path}: the course generates '{src_uri}' already. "
                     "Fix: rename or remove that file from docs/."
                 )
-            files.append(File.generated(config, src_uri, content=self._page_markdown(page)))
+            try:
+                content = self._page_markdown(page)
+            except CourseError as error:  # e.g. a worked example whose scenario cannot run
+                raise PluginError(str(error)) from None
+            files.append(File.generated(config, src_uri, content=content))
         # The duty widget: Pyodide's runtime, the model's wheel and lock, the scenarios as JSON,
         # and its page-load files made lighter (those replace the copies of widgets/ below).
         widget_files = self.widget.site_files() if self.widget else []
@@ -258,6 +263,9 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         parts: list[object] = [self.course_key, page.id, page.body, page.meta, repr(page.duties)]
         if page.duties:
             parts.append(files_signature([page.source.parent / "scenarios"]))
+        example = example_path(page)
+        if example is not None and example.is_file():
+            parts.append(example.read_bytes())
         if page.status is Status.PLANNED:
             parts.append([p.body for p in pages])
         key = digest(*parts)

@@ -81,7 +81,7 @@ MODEL_CHOICES: tuple[Choice, ...] = (
     Choice(
         "keys",
         "Key names: <queue>:schedule, <queue>:pending, <queue>:active, <queue>:dead, the wake "
-        "list <queue>:wake and one hash <queue>:job:<id> per job. The seed names schedule, "
+        "list <queue>:wake and one hash <queue>:job:<id> per job. Module 04 names schedule, "
         "pending, active and the wake list, not their keys.",
     ),
     Choice(
@@ -167,7 +167,7 @@ MODEL_CHOICES: tuple[Choice, ...] = (
     Choice(
         "bus-verb-rows",
         "The rows of EMQ.APPEND (arity -4), EMQ.PUBLISH (arity -4) and EMQ.FAILURES.INCR "
-        "(arity 4): flags write, ACL write plus stream or string. The seed gives none of "
+        "(arity 4): flags write, ACL write plus stream or string. Module 04 gives none of "
         "their fields; the registry snapshot marks them as chosen.",
     ),
     Choice(

@@ -413,7 +413,7 @@ def choices_html(trace: dict[str, Any], known: Iterable[str]) -> str:
         f'<a href="#tk-choice-{esc(choice)}">{escape_text(choice)}</a>' for choice in ids
     )
     return (
-        '<p class="tk-run__choices">The model\'s own choices this run relies on, where the seed '
+        '<p class="tk-run__choices">The model\'s own choices this run relies on, where the course '
         f"gives no value: {links}.</p>"
     )
 

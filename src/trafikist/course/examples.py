@@ -1,0 +1,77 @@
+"""A dive's worked example, run on the model at build time and drawn into the page.
+
+The scenario sits beside the dive as `NN-slug.example.yml`. The `/// worked-example` block
+puts the model's run there: the same timeline and trace the duty widget draws (one renderer,
+`trafikist.model_view`), followed by the model's own choices the run relies on, in words.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from trafikist.course.structure import Page
+from trafikist.errors import CourseError
+
+EXAMPLE_SUFFIX = ".example.yml"
+
+
+def example_path(page: Page) -> Path | None:
+    if page.source is None:
+        return None
+    return page.source.with_name(page.source.stem + EXAMPLE_SUFFIX)
+
+
+def render_worked_example(page: Page) -> str:
+    """The run of the page's example scenario, as HTML; CourseError when it cannot run."""
+    # Imported here: only pages with a worked example need the model and its drawing.
+    import yaml
+
+    from trafikist.model import MODEL_CHOICES, ScenarioError, Simulation
+    from trafikist.model_view.draw import render_result_html
+    from trafikist.model_view.live import canonical_json
+
+    path = example_path(page)
+    if path is None or not path.is_file():
+        raise CourseError.at(
+            page.source or "modules",
+            _block_line(page),
+            "the worked-example block has no scenario to run.",
+            f"Write the scenario beside the page as {path.name if path else 'NN-slug.example.yml'}"
+            " (docs/scenarios.md), or remove the block.",
+        )
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        trace = Simulation(data, None, source=str(path)).run()
+    except yaml.YAMLError as error:
+        raise CourseError.at(path, None, f"malformed YAML: {error}.", "Fix the YAML.") from None
+    except ScenarioError as error:
+        raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
+    # The same round trip as the duty widget's, so the drawing reads what a page would.
+    trace = json.loads(canonical_json(trace))
+    words = {choice.id: choice.text for choice in MODEL_CHOICES}
+    used = [choice for choice in trace.get("choices", []) if choice in words]
+    choices = "".join(
+        f"<dt>{html.escape(choice)}</dt><dd>{html.escape(words[choice])}</dd>" for choice in used
+    )
+    return (
+        f'<section class="tk-example tk-run" aria-label="The model\'s run of {path.name}">\n'
+        f'<p class="tk-example__label">On the model · scenario <code>{html.escape(path.name)}'
+        "</code> · virtual time</p>\n"
+        f"{render_result_html(trace)}\n"
+        + (
+            '<details class="tk-example__choices"><summary>The model\'s own choices this run '
+            f"relies on, where the course gives no value</summary><dl>{choices}</dl></details>\n"
+            if used
+            else ""
+        )
+        + "</section>"
+    )
+
+
+def _block_line(page: Page) -> int | None:
+    for offset, text in enumerate(page.body.splitlines()):
+        if text.strip() == "/// worked-example":
+            return page.body_line + offset
+    return None
