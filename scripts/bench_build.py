@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the project copy is shared with the tests
+from support import PROJECT_PARTS, copy_project  # noqa: E402
+
 PYTHON = sys.executable
 TARGET_RATIO = 1.3
 # Filler that makes a generated lesson weigh like a written one (module 04 is about 30 KB).
@@ -43,15 +46,7 @@ def env() -> dict[str, str]:
 
 def generate_course(folder: Path, modules: int = 30, dives: int = 2) -> Path:
     """A project folder like the repository's, whose course has `modules` generated modules."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("mkdocs.yml", "overrides", "widgets", "registry", "docs"):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, folder / name)
-        elif source.is_file():
-            shutil.copy2(source, folder / name)
-    if (ROOT / "node_modules").is_dir():
-        (folder / "node_modules").symlink_to(ROOT / "node_modules")
+    copy_project(folder, tuple(part for part in PROJECT_PARTS if part != "modules"))
     (folder / "modules").mkdir()
     shutil.copy2(ROOT / "modules" / "course.yml", folder / "modules" / "course.yml")
     sys.path.insert(0, str(ROOT / "src"))

@@ -50,10 +50,13 @@ def mkdocs_build(
     )
 
 
-def copy_project(destination: Path) -> Path:
-    """A copy of everything the build reads, to mutate in a test."""
+PROJECT_PARTS = ("mkdocs.yml", "modules", "docs", "overrides", "widgets", "registry")
+
+
+def copy_project(destination: Path, parts: tuple[str, ...] = PROJECT_PARTS) -> Path:
+    """A copy of everything the build reads (or of `parts` of it), to mutate in a test."""
     destination.mkdir(parents=True, exist_ok=True)
-    for name in ("mkdocs.yml", "modules", "docs", "overrides", "widgets", "registry"):
+    for name in parts:
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, destination / name)
