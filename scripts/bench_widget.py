@@ -7,7 +7,10 @@ It builds the site (unless --site names a built one), serves it on 127.0.0.1 and
 Chromium, headless:
 - cold: a fresh browser context for each run (no HTTP cache, no compiled WebAssembly), open
   module 04, click Run, and time until the result is drawn (the frame after it is in the page);
-- warm: on one page that has run once, click Run again, as many times;
+- warm: on one page that has run once, click Run again, as many times, each after a pause in
+  which a reader looks at the result (--pause, 2 s; the page uses it to finish warming up: see
+  "rehearse" in widgets/duty/worker.mjs);
+- back to back: the same with no pause, each click as soon as the last result is drawn;
 - baseline: Pyodide's own cold `loadPyodide()` in a plain page of the same server, from the same
   npm package, with a fresh context each time (the figure the widget cannot go below).
 Times are taken in the page (performance.now) from the click event to the frame after the
@@ -91,10 +94,22 @@ def open_module(browser, base: str, duty: str):
     return context, page
 
 
-def measure(site: Path, runs: int, duty: str) -> dict[str, list[float]]:
+def warm_runs(browser, base: str, duty: str, runs: int, pause_s: float) -> list[float]:
+    """Runs on a page that has run once, each `pause_s` after the last result was drawn."""
+    context, page = open_module(browser, base, duty)
+    click_to_drawn_ms(page, duty)  # the cold run that makes the page warm
+    found = []
+    for _ in range(runs):
+        page.wait_for_timeout(pause_s * 1000)
+        found.append(click_to_drawn_ms(page, duty))
+    context.close()
+    return found
+
+
+def measure(site: Path, runs: int, duty: str, pause_s: float) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, list[float]] = {"cold": [], "warm": [], "baseline": []}
+    found: dict[str, list[float]] = {"cold": [], "warm": [], "back_to_back": [], "baseline": []}
     with sync_playwright() as playwright, serve_site(site) as base:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--headless"]
@@ -110,10 +125,8 @@ def measure(site: Path, runs: int, duty: str) -> dict[str, list[float]]:
             wait_for(page, "window.__loadMs !== undefined")
             found["baseline"].append(page.evaluate("window.__loadMs"))
             context.close()
-        context, page = open_module(browser, base, duty)
-        click_to_drawn_ms(page, duty)  # the cold run that makes the page warm
-        found["warm"] = [click_to_drawn_ms(page, duty) for _ in range(runs)]
-        context.close()
+        found["warm"] = warm_runs(browser, base, duty, runs, pause_s)
+        found["back_to_back"] = warm_runs(browser, base, duty, runs, 0)
         found["version"] = [browser.version]  # type: ignore[list-item]
         browser.close()
     return found
@@ -128,17 +141,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10, help="runs of each kind (at least 10)")
     parser.add_argument("--duty", default="promote", help="the duty whose default run is timed")
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    parser.add_argument(
+        "--pause", type=float, default=2.0, help="seconds a reader looks before a warm Run"
+    )
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     args = parser.parse_args()
     runs = max(args.runs, 10)
     with tempfile.TemporaryDirectory(prefix="bench-widget-") as folder:
         site = site_or_build(args.site, Path(folder))
-        found = measure(site, runs, args.duty)
+        found = measure(site, runs, args.duty, args.pause)
     version = found.pop("version")[0]
     base = statistics.median(found["baseline"])
     figures = [
         (f"widget_{kind}_{stat}", fn(found[kind]))
-        for kind in ("cold", "warm")
+        for kind in ("cold", "warm", "back_to_back")
         for stat, fn in (("median", statistics.median), ("max", max))
     ]
     if args.summary:
@@ -149,7 +165,8 @@ def main() -> None:
     print(f"{'from the click on Run to the first drawn result':48} {'median':>9} {'max':>9}")
     for label, kind in (
         ("cold (fresh context: loads Pyodide and the model)", "cold"),
-        ("warm (second run on the same page)", "warm"),
+        (f"warm (second run, {args.pause:g} s after the first)", "warm"),
+        ("warm, back to back (no pause)", "back_to_back"),
         ("baseline: Pyodide's own cold loadPyodide()", "baseline"),
     ):
         values = found[kind]

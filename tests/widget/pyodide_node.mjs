@@ -4,10 +4,16 @@
 //       JOBS.json: [{"name", "scenario": {...}, "overrides": {...} | null}, ...]
 //       prints one JSON line per job: {"name", "trace": canonical JSON text, "markup": text}
 //       (or {"name", "error"}), computed by the wheel's own code in Pyodide.
+//   node tests/widget/pyodide_node.mjs snapshot SNAPSHOT WHEEL SCENARIO.json...
+//       restores Pyodide from the build's gzipped memory snapshot as the page's worker does,
+//       runs each site scenario file with trafikist.model_view.live and prints one JSON line
+//       per file: {"file", "trace"}; first a line {"imported": bool}, whether the model was
+//       already imported when the restore ended.
 //   node tests/widget/pyodide_node.mjs pytest WHEEL ROOT SITE_PACKAGES -- PYTEST_ARGS...
 //       mounts ROOT (the repository) and the virtual environment's pure-Python site-packages,
 //       and runs pytest inside Pyodide on the given test files; exits with pytest's status.
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 
 const [mode, wheel, ...rest] = process.argv.slice(2);
@@ -93,9 +99,27 @@ int(pytest.main(list(pytest_args), plugins=[NoProcesses()]))
   process.exit(status);
 }
 
+async function runFromSnapshot(snapshot, wheelFile, scenarioFiles) {
+  const pyodide = await loadPyodide({ _loadSnapshot: gunzipSync(readFileSync(snapshot)) });
+  const imported = pyodide.runPython("import sys; 'trafikist.model_view.live' in sys.modules");
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(new Uint8Array(readFileSync(wheelFile)), "wheel", { extractDir: sitePackages });
+  const live = pyodide.pyimport("trafikist.model_view.live");
+  const lines = [JSON.stringify({ imported })];
+  for (const file of scenarioFiles) {
+    const result = JSON.parse(live.run(readFileSync(file, "utf8"), ""));
+    lines.push(JSON.stringify({ file, trace: live.last_trace(), error: result.error ?? null }));
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
 if (mode === "run") await runJobs(rest[0]);
+else if (mode === "snapshot") {
+  const [snapshot, wheelFile, ...files] = process.argv.slice(3);
+  await runFromSnapshot(snapshot, wheelFile, files);
+}
 else if (mode === "pytest") await runPytest(rest[0], rest[1], rest.slice(rest.indexOf("--") + 1));
 else {
-  console.error("usage: pyodide_node.mjs run WHEEL JOBS.json | pytest WHEEL ROOT SITE_PACKAGES -- ARGS");
+  console.error("usage: pyodide_node.mjs run WHEEL JOBS.json | snapshot SNAPSHOT WHEEL SCENARIO.json... | pytest WHEEL ROOT SITE_PACKAGES -- ARGS");
   process.exit(2);
 }

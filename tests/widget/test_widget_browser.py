@@ -96,6 +96,10 @@ def test_pick_a_duty_change_a_control_run_and_read_the_result(site_url: str, bro
     fetched = pyodide_requests(requests)
     assert any(url.endswith("/pyodide/pyodide.asm.wasm") for url in fetched)
     assert any(url.endswith(".whl") for url in fetched)
+    # Pyodide came from the build's memory snapshot, so the model's lock file was not needed.
+    assert page.locator(".tk-duties").get_attribute("data-boot") == "snapshot"
+    assert any(url.endswith(".snapshot") for url in fetched)
+    assert not any(url.endswith("/model/pyodide-lock.json") for url in fetched)
     assert all(url.startswith(site_url) for url in requests), [
         url for url in requests if not url.startswith(site_url)
     ]
@@ -201,4 +205,33 @@ def test_a_run_past_its_time_limit_is_stopped_and_the_reader_told(site_url: str,
     page.evaluate("document.querySelector('.tk-duties').dataset.timeLimit = '0.001'")
     text = run_and_wait(page, "stopped")
     assert text == "The run went past its time limit of 0.001 s and was stopped."
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ({"status": 404, "body": "gone"}, "a deployment without the file"),
+        ({"status": 200, "body": b"\x1f\x8b" + bytes(64)}, "a damaged file"),
+        ({"status": 200, "body": bytes(1024)}, "not a snapshot at all"),
+    ],
+)
+def test_a_snapshot_that_does_not_restore_falls_back_to_the_plain_boot(
+    site_url: str, browser, built_site: Path, answer: dict, why: str
+) -> None:
+    """The snapshot uses an underscore option of Pyodide: if it fails, the reader still gets
+    the same run, from the lock file, and no error."""
+    context = browser.new_context()
+    context.route("**/*.snapshot", lambda route: route.fulfill(**answer))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + MODULE_04)
+    run_and_wait(page)
+    assert page.locator(".tk-duties").get_attribute("data-boot") == "lock", why
+    run = page.locator("#tk-duty-panel-promote .tk-run")
+    baked_file = built_site / ASSETS / "model/scenarios/promote-due.json"
+    baked = json.loads(baked_file.read_text(encoding="utf-8"))["trace"]
+    assert run.get_attribute("data-trace") == canonical_json(baked), why
+    assert errors == []
     context.close()

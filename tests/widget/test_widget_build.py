@@ -18,7 +18,7 @@ from trafikist.errors import CourseError
 from trafikist.model import run_scenario
 from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, render_timeline_svg, render_trace_html
-from trafikist.model_view.live import canonical_json, console, last_trace, run
+from trafikist.model_view.live import canonical_json, console, last_trace, rehearse, run
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 from trafikist.widget.lock import lock_with_wheel
 from trafikist.widget.minify import minify_css, minify_js
@@ -180,6 +180,19 @@ def test_the_live_entry_point_reports_a_bad_scenario_as_a_message() -> None:
     assert console("GET k") == f'"{HOSTILE}"'
 
 
+def test_a_rehearsal_leaves_the_readers_run_and_its_server_alone() -> None:
+    """The worker rehearses another scenario after a restore from the snapshot; the console
+    must still talk to the reader's run, and the trace stay the reader's."""
+    reader = json.dumps({"scenario": scenario_data("promote-due"), "trace": None})
+    other = json.dumps({"scenario": scenario_data("publish-append"), "trace": None})
+    run(reader, "")
+    trace = last_trace()
+    assert console('SET mine "reader"') == "OK"
+    rehearse(other)
+    assert last_trace() == trace
+    assert console("GET mine") == '"reader"'
+
+
 # -- the built site ------------------------------------------------------------------------------
 
 
@@ -230,3 +243,6 @@ def test_pyodide_url_loads_pyodide_from_elsewhere_and_copies_no_runtime(tmp_path
     assert (site / ASSETS / "model/pyodide-lock.json").is_file()
     section = soup(site / MODULE_04).select_one(".tk-duties[data-live]")
     assert section["data-pyodide-url"] == "/pyodide/v314.0.7/"
+    # A snapshot belongs to the exact Pyodide it was made with: none for another one.
+    assert not section.has_attr("data-snapshot")
+    assert not list((site / ASSETS / "model").glob("*.snapshot"))

@@ -24,9 +24,13 @@ export function enhance(section) {
   const consoleOut = consoleForm.querySelector(".tk-console__out");
   const crashClient = controls.elements["crash-client"];
   const here = new URL(import.meta.url);
+  const model = (name) => (name ? new URL(`../model/${name}`, here).href : null);
   const urls = {
     pyodide: new URL(section.dataset.pyodideUrl || "../pyodide/", here).href,
-    lock: new URL("../model/pyodide-lock.json", here).href,
+    lock: model("pyodide-lock.json"),
+    // Pyodide's memory with the model imported, made at build time (absent: the plain boot).
+    snapshot: model(section.dataset.snapshot),
+    wheel: model(section.dataset.wheel),
   };
   // Read when armed, so the page's data attributes can change them (the tests do).
   const runLimitMs = () => 1000 * Number(section.dataset.timeLimit || 10);
@@ -265,7 +269,8 @@ export function enhance(section) {
       consoleForm.hidden = false;
       say(`${result.summary} Drawn ${Math.round(ms)} ms after Run.`);
       target.focus();
-      section.dispatchEvent(new CustomEvent("tk:drawn", { detail: { ms, loadMs: reply.loadMs, runMs: reply.runMs } }));
+      section.dataset.boot = reply.boot; // how Pyodide started: "snapshot" or "lock"
+      section.dispatchEvent(new CustomEvent("tk:drawn", { detail: { ms, loadMs: reply.loadMs, runMs: reply.runMs, boot: reply.boot } }));
     } catch (error) {
       say(error.message, true);
     } finally {

@@ -187,9 +187,12 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     @event_priority(-100)  # after every other plugin has written its files
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self._write_late_widget_files(config)
         self._swap_in(config)
 
     def on_build_error(self, *, error: Exception) -> None:
+        if self.widget is not None:
+            self.widget.cancel()
         self._discard_staging()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -359,6 +362,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                 assets_path=self.config.assets_path,
                 pyodide_url=self.config.pyodide_url,
                 time_limit=self.config.run_time_limit,
+                memory_snapshot=self.config.memory_snapshot,
             ).prepare(pages, registry=self.site.registry)
         except CourseError as error:
             raise PluginError(str(error)) from None
@@ -370,6 +374,19 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             entry = ExtraScriptValue(script)
             entry.type = "module"
             config.extra_javascript.append(entry)
+
+    def _write_late_widget_files(self, config: MkDocsConfig) -> None:
+        """The memory snapshot, which Node made while the pages rendered."""
+        if self.widget is None or self.preview_error is not None:
+            return
+        try:
+            late = self.widget.late_site_files()
+        except CourseError as error:
+            raise PluginError(str(error)) from None
+        for site_file in late:
+            target = Path(config.site_dir, site_file.uri)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(site_file.content or b"")
 
     # -- helpers ------------------------------------------------------------------------------
 

@@ -68,6 +68,21 @@ def run(scenario_file: str, controls_json: str = "") -> str:
         return json.dumps({"error": f"the model failed: {type(error).__name__}: {error}"})
 
 
+def rehearse(scenario_file: str) -> None:
+    """Run a scenario and draw it, keeping nothing (the console's server stays the reader's).
+
+    Why: restored from the build's memory snapshot, Pyodide has run almost no Python in this
+    page, so the browser's WebAssembly engine still runs CPython's hot paths with its baseline
+    compiler; it optimises a function only after it has run a while. The worker rehearses the
+    reader's scenario after the first result is drawn, so the next Run is fast.
+    """
+    data, _ = _scenario(scenario_file)
+    trace = Simulation(data, None, source=f"scenario {data.get('name')}").run()
+    render_result_html(trace, CHOICE_IDS)
+    summarize(trace)
+    canonical_json(trace)
+
+
 def last_trace() -> str:
     """The last run's trace, as canonical JSON text (the baked file's trace, byte for byte,
     when the run was the default one)."""

@@ -2,8 +2,10 @@
 
 `DutyWidget.prepare` does everything the build needs once: it finds Pyodide's runtime in
 node_modules (unless the site loads Pyodide from `pyodide_url`), builds the model's wheel, writes
-the lock file that names it, and bakes each duty's default scenario. The adapter then asks for
-the duties block of a page (`render_block`) and for the files to add to the site (`site_files`).
+the lock file that names it, bakes each duty's default scenario, and starts the memory snapshot
+(trafikist.widget.snapshot), which Node may still be making while the pages render. The adapter
+then asks for the duties block of a page (`render_block`), for the files to add to the site
+(`site_files`), and, once the pages are written, for the snapshot (`late_site_files`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from trafikist.widget.bake import BakedRun, bake_duty
 from trafikist.widget.lock import lock_with_wheel
 from trafikist.widget.minify import minify_css, minify_js
 from trafikist.widget.runtime import PyodideRuntime, find_pyodide_runtime
+from trafikist.widget.snapshot import MemorySnapshot
 from trafikist.widget.wheel import BuiltWheel, build_model_wheel
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # src/trafikist
@@ -55,8 +58,13 @@ class DutyWidget:
     assets_path: str = "assets/trafikist"
     pyodide_url: str = ""  # empty: Pyodide is served from the site itself
     time_limit: int = DEFAULT_TIME_LIMIT
+    # Restore Pyodide from a memory snapshot with the model imported (only with the site's own
+    # runtime: the snapshot belongs to that exact pyodide.asm.wasm). None: the default cache.
+    memory_snapshot: bool = True
+    snapshot_cache: Path | None = None
     runtime: PyodideRuntime | None = None
     wheel: BuiltWheel | None = None
+    snapshot: MemorySnapshot | None = None
     lock: bytes = b""
     runs: dict[str, BakedRun] = field(default_factory=dict)  # "module id/duty id" -> run
 
@@ -76,6 +84,8 @@ class DutyWidget:
             table = export_command_table(registry) if registry is not None else None
             self.wheel = build_model_wheel(PACKAGE_DIR, table)
             self.lock = lock_with_wheel(self.runtime.lock_file, self.wheel)
+            if self.memory_snapshot and not self.pyodide_url:
+                self.snapshot = MemorySnapshot.start(self.runtime, self.wheel, self.snapshot_cache)
         return self
 
     @property
@@ -108,6 +118,8 @@ class DutyWidget:
             # The controls sit in this duty's panel in the HTML; widget.mjs moves them.
             "first": next(iter(runs), None),
             "pyodide_url": self.pyodide_url,
+            "snapshot": self.snapshot.file_name if self.snapshot else "",
+            "wheel": self.wheel.name if self.wheel else "",
             "time_limit": self.time_limit,
             "choices": MODEL_CHOICES,
         }
@@ -140,12 +152,26 @@ class DutyWidget:
             ]
         return files
 
+    def late_site_files(self) -> list[SiteFile]:
+        """The memory snapshot, after the pages: Node makes it while they render. Raises
+        CourseError with the fix if Node failed."""
+        if self.snapshot is None:
+            return []
+        uri = f"{self.assets_path}/{MODEL_FOLDER}/{self.snapshot.file_name}"
+        return [SiteFile(uri, content=self.snapshot.data())]
+
+    def cancel(self) -> None:
+        """The build failed: stop making the snapshot."""
+        if self.snapshot is not None:
+            self.snapshot.cancel()
+
     def manifest(self) -> str:
         """What the widget added, for logs and tests."""
         return json.dumps(
             {
                 "pyodide": self.runtime.version if self.runtime else None,
                 "wheel": self.wheel.name if self.wheel else None,
+                "snapshot": self.snapshot.file_name if self.snapshot else None,
                 "runs": sorted(self.runs),
             }
         )
