@@ -11,6 +11,9 @@ Chromium, headless:
   which a reader looks at the result (--pause, 2 s; the page uses it to finish warming up: see
   "rehearse" in widgets/duty/worker.mjs);
 - back to back: the same with no pause, each click as soon as the last result is drawn;
+- cold, plain boot: the same as cold for a reader whose browser asks to save data, to whom the
+  widget does not send the memory snapshot (trafikist.widget.snapshot): Pyodide starts the
+  plain way, from its lock file, so this row is the widget without the snapshot;
 - baseline: Pyodide's own cold `loadPyodide()` in a plain page of the same server, from the same
   npm package, with a fresh context each time (the figure the widget cannot go below).
 Times are taken in the page (performance.now) from the click event to the frame after the
@@ -53,6 +56,9 @@ document.querySelector(".tk-duties").addEventListener("tk:drawn", () => {
 });
 """
 COLD_TIMEOUT_MS = 120_000
+SAVE_DATA = (
+    "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})"
+)
 
 
 def serve_site(site: Path) -> contextlib.AbstractContextManager[str]:
@@ -86,8 +92,10 @@ def click_to_drawn_ms(page, duty: str) -> float:
     return page.evaluate("window.__drawnAt - window.__clickAt")
 
 
-def open_module(browser, base: str, duty: str):
+def open_module(browser, base: str, duty: str, save_data: bool = False):
     context = browser.new_context()  # fresh: no HTTP cache, no compiled WebAssembly
+    if save_data:
+        context.add_init_script(SAVE_DATA)
     page = context.new_page()
     page.goto(f"{base}{MODULE_04}?duty={duty}", wait_until="load")
     page.evaluate(TIMING_HOOKS)
@@ -109,7 +117,13 @@ def warm_runs(browser, base: str, duty: str, runs: int, pause_s: float) -> list[
 def measure(site: Path, runs: int, duty: str, pause_s: float) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, list[float]] = {"cold": [], "warm": [], "back_to_back": [], "baseline": []}
+    found: dict[str, list[float]] = {
+        "cold": [],
+        "plain_boot": [],
+        "warm": [],
+        "back_to_back": [],
+        "baseline": [],
+    }
     with sync_playwright() as playwright, serve_site(site) as base:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--headless"]
@@ -118,6 +132,12 @@ def measure(site: Path, runs: int, duty: str, pause_s: float) -> dict[str, list[
         for _ in range(runs):
             context, page = open_module(browser, base, duty)
             found["cold"].append(click_to_drawn_ms(page, duty))
+            boot = page.locator(".tk-duties").get_attribute("data-boot")
+            context.close()
+            if boot != "snapshot":
+                raise SystemExit(f"the widget did not start from its memory snapshot ({boot})")
+            context, page = open_module(browser, base, duty, save_data=True)
+            found["plain_boot"].append(click_to_drawn_ms(page, duty))
             context.close()
             context = browser.new_context()
             page = context.new_page()
@@ -154,7 +174,7 @@ def main() -> None:
     base = statistics.median(found["baseline"])
     figures = [
         (f"widget_{kind}_{stat}", fn(found[kind]))
-        for kind in ("cold", "warm", "back_to_back")
+        for kind in ("cold", "plain_boot", "warm", "back_to_back")
         for stat, fn in (("median", statistics.median), ("max", max))
     ]
     if args.summary:
@@ -162,17 +182,20 @@ def main() -> None:
             print(f"{name}\t{value / 1000:.3f}\t{base / 1000:.3f}\t{value / base:.3f}")
         return
     print(f"Widget · module 04 · duty {args.duty} · headless Chromium {version} · {runs} runs each")
-    print(f"{'from the click on Run to the first drawn result':48} {'median':>9} {'max':>9}")
+    print(f"{'from the click on Run to the first drawn result':52} {'median':>9} {'max':>9}")
     for label, kind in (
         ("cold (fresh context: loads Pyodide and the model)", "cold"),
+        ("cold, plain boot (a Save-Data reader: no snapshot)", "plain_boot"),
         (f"warm (second run, {args.pause:g} s after the first)", "warm"),
         ("warm, back to back (no pause)", "back_to_back"),
         ("baseline: Pyodide's own cold loadPyodide()", "baseline"),
     ):
         values = found[kind]
-        print(f"{label:48} {seconds(statistics.median(values)):>9} {seconds(max(values)):>9}")
+        print(f"{label:52} {seconds(statistics.median(values)):>9} {seconds(max(values)):>9}")
     cold = statistics.median(found["cold"])
+    plain = statistics.median(found["plain_boot"])
     print(f"cold median over the baseline median: {seconds(cold - base)} ({cold / base:.2f}x)")
+    print(f"cold median over the plain boot's: {cold / plain:.2f}x")
 
 
 if __name__ == "__main__":

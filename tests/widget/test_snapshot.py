@@ -85,12 +85,16 @@ def test_a_snapshot_is_made_once_per_input_and_then_read_from_the_cache(
     changed = MemorySnapshot.start(runtime, wheel("v2"), cache)
     changed.data()
     assert changed.key != first.key and calls(fake_node) == 2
-    (runtime.folder / "pyodide.asm.wasm").write_text("another Pyodide")
-    other_runtime = MemorySnapshot.start(runtime, wheel("v2"), cache)
-    other_runtime.data()
-    assert other_runtime.key != changed.key and calls(fake_node) == 3
+    newer = PyodideRuntime(folder=runtime.folder, version="315.0.0")
+    other_version = MemorySnapshot.start(newer, wheel("v2"), cache)
+    other_version.data()
+    assert other_version.key != changed.key and calls(fake_node) == 3
+    (runtime.folder / "pyodide.asm.wasm").write_text("another build of CPython")
+    other_files = MemorySnapshot.start(runtime, wheel("v2"), cache)
+    other_files.data()
+    assert other_files.key not in {changed.key, other_version.key} and calls(fake_node) == 4
     # Node's scratch folders are gone; only the snapshots stay.
-    assert sorted(path.suffix for path in cache.iterdir()) == [".snapshot"] * 3
+    assert sorted(path.suffix for path in cache.iterdir()) == [".snapshot"] * 4
 
 
 def test_the_cache_keeps_the_most_recently_used_snapshots(

@@ -235,3 +235,20 @@ def test_a_snapshot_that_does_not_restore_falls_back_to_the_plain_boot(
     assert run.get_attribute("data-trace") == canonical_json(baked), why
     assert errors == []
     context.close()
+
+
+def test_a_reader_who_saves_data_is_not_sent_the_snapshot(site_url: str, browser) -> None:
+    """The snapshot costs about 7 MB more on the wire; Save-Data readers get the plain boot."""
+    context = browser.new_context()
+    context.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})"
+    )
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(site_url + MODULE_04)
+    run_and_wait(page)
+    assert page.locator(".tk-duties").get_attribute("data-boot") == "lock"
+    assert not [url for url in requests if url.endswith(".snapshot")]
+    assert any(url.endswith("/model/pyodide-lock.json") for url in requests)
+    context.close()

@@ -350,6 +350,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         """Bake each duty's default run, build the model's wheel, find Pyodide's runtime, and
         load duty.js (a module) on the pages; the widget's files are added in on_files."""
         assert self.site is not None
+        if self.widget is not None:  # serve: a snapshot the last build never waited for
+            self.widget.cancel()
         pages = [page for page in self.site.pages() if page.duties]
         if not pages:
             self.widget = None
