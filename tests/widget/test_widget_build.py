@@ -7,6 +7,8 @@ import base64
 import hashlib
 import io
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from trafikist.registry import export_command_table, load_registry, resolve_regi
 from trafikist.widget.lock import lock_with_wheel
 from trafikist.widget.minify import minify_css, minify_js
 from trafikist.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
-from trafikist.widget.wheel import build_model_wheel
+from trafikist.widget.wheel import BuiltWheel, build_model_wheel
 
 PACKAGE = ROOT / "src" / "trafikist"
 MODULE = ROOT / "modules" / "04-blocking-timers-and-the-bus"
@@ -64,10 +66,10 @@ def test_the_wheel_holds_the_model_and_its_drawing_code_only_and_is_reproducible
         assert digest == f"sha256={expected}" and int(size) == len(data), name
 
 
-def test_the_lock_file_names_the_wheel_with_its_hash() -> None:
+def test_the_lock_file_names_the_wheel_with_its_hash(tmp_path: Path) -> None:
     runtime = find_pyodide_runtime(ROOT / "node_modules")
     wheel = build_model_wheel(PACKAGE)
-    lock = json.loads(lock_with_wheel(runtime.lock_file, wheel))
+    lock = json.loads(lock_with_wheel(runtime.lock_file, wheel, tmp_path))  # made, not cached
     entry = lock["packages"]["trafikist-model"]
     assert entry["file_name"] == wheel.name
     assert entry["imports"] == ["trafikist"]
@@ -191,6 +193,36 @@ def test_a_rehearsal_leaves_the_readers_run_and_its_server_alone() -> None:
     rehearse(other)
     assert last_trace() == trace
     assert console("GET mine") == '"reader"'
+
+
+# A second build, in a fresh interpreter: argv is the lock file, the wheel file and the cache.
+SECOND_BUILD = """
+import sys
+from pathlib import Path
+from trafikist.widget.lock import lock_with_wheel
+from trafikist.widget.wheel import BuiltWheel
+lock, wheel, cache = map(Path, sys.argv[1:])
+sys.stdout.buffer.write(lock_with_wheel(lock, BuiltWheel(wheel.name, wheel.read_bytes()), cache))
+print("pyodide_lock" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_the_lock_is_made_once_per_wheel_then_read_from_the_cache(tmp_path: Path) -> None:
+    """A build that has seen the wheel before does not even import pyodide-lock (pydantic)."""
+    runtime = find_pyodide_runtime(ROOT / "node_modules")
+    wheel = build_model_wheel(PACKAGE)
+    cache = tmp_path / "cache"
+    made = lock_with_wheel(runtime.lock_file, wheel, cache)
+    wheel_file = wheel.write(tmp_path)
+    command = [sys.executable, "-c", SECOND_BUILD, str(runtime.lock_file), str(wheel_file)]
+    again = subprocess.run([*command, str(cache)], capture_output=True, timeout=60, check=False)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == made
+    assert again.stderr.decode().strip() == "False"
+    changed = BuiltWheel(wheel.name, wheel.data + b" ")
+    lock = json.loads(lock_with_wheel(runtime.lock_file, changed, cache))
+    assert lock["packages"]["trafikist-model"]["sha256"] == hashlib.sha256(changed.data).hexdigest()
+    assert len(list(cache.glob("*.json"))) == 2
 
 
 # -- the built site ------------------------------------------------------------------------------

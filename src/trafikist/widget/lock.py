@@ -8,15 +8,44 @@ relative and Pyodide resolves it against the lock file's URL.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 import tempfile
 from pathlib import Path
 
+from trafikist.widget.cache import cache_folder, prune, read_entry, write_entry
 from trafikist.widget.wheel import BuiltWheel
 
+LOCKS_KEPT = 8  # lock files kept in the cache (about 110 KB each)
 
-def lock_with_wheel(pyodide_lock: Path, wheel: BuiltWheel) -> bytes:
-    """Pyodide's lock file with the wheel added, as the bytes of a JSON file."""
+
+def lock_with_wheel(pyodide_lock: Path, wheel: BuiltWheel, cache: Path | None = None) -> bytes:
+    """Pyodide's lock file with the wheel added, as the bytes of a JSON file.
+
+    The result depends only on the two inputs and pyodide-lock's version, so it is cached by
+    their hash (trafikist.widget.cache): pyodide-lock brings pydantic, whose import alone costs
+    a build about 80 ms, and most builds have seen the same wheel before.
+    """
+    folder = cache or cache_folder("locks")
+    entry = folder / f"{_key(pyodide_lock, wheel)}.json"
+    found = read_entry(entry)
+    if found is None:
+        found = _lock_with_wheel(pyodide_lock, wheel)
+        write_entry(entry, found)
+        prune(folder, "*.json", LOCKS_KEPT)
+    return found
+
+
+def _key(pyodide_lock: Path, wheel: BuiltWheel) -> str:
+    digest = hashlib.sha256(importlib.metadata.version("pyodide-lock").encode())
+    digest.update(pyodide_lock.read_bytes())
+    digest.update(wheel.name.encode())
+    digest.update(wheel.data)
+    return digest.hexdigest()
+
+
+def _lock_with_wheel(pyodide_lock: Path, wheel: BuiltWheel) -> bytes:
     # Imported here: pyodide-lock brings pydantic, whose import costs more than the lock itself.
     from pyodide_lock import PyodideLockSpec
     from pyodide_lock.utils import add_wheels_to_spec

@@ -3,12 +3,12 @@
 Why: a reader's first Run waits for Pyodide to start CPython (unpack the standard library, run
 its start-up, import the model), about 3.4 s in headless Chromium on the build machines. Pyodide
 can instead restore a saved WebAssembly memory in which all that is done (`loadPyodide`'s
-`_loadSnapshot`); the first Run then draws in about 1.3 s (docs/performance.md has the figures).
+`_loadSnapshot`); the first Run then draws in about 1.1 s (docs/performance.md has the figures).
 
 The snapshot is made in Node by `snapshot.mjs`, from the same npm package the site serves, and
 depends only on Pyodide's runtime files, the model's wheel and that script. So it is cached by a
-hash of those in the user's cache folder (like pip's), shared by every build, checkout and test
-on the machine. Without a cached one, Node runs in the background (about 4 s) while MkDocs
+hash of those in the build's cache (trafikist.widget.cache), shared by every build, checkout and
+test on the machine. Without a cached one, Node runs in the background (about 4 s) while MkDocs
 renders the pages, and the build waits for it only at the end.
 
 The file is gzipped (31 MB of memory, 7 MB on the wire); the page unzips it with the browser's
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
@@ -28,25 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.errors import CourseError
+from trafikist.widget.cache import CACHE_ENV, cache_folder, prune, read_entry
 from trafikist.widget.runtime import PyodideRuntime
 from trafikist.widget.wheel import BuiltWheel
 
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
-CACHE_ENV = "TRAFIKIST_CACHE"  # overrides the cache folder (default: ~/.cache/trafikist)
 CACHE_KEEP = 4  # snapshots kept in the cache; the least recently used go first
 NODE_TIMEOUT = 300  # seconds; making one takes about 4 s
 OFF_FIX = "or set `memory_snapshot: false` under the trafikist plugin in mkdocs.yml."
-
-
-def cache_folder() -> Path:
-    """Where snapshots are kept: $TRAFIKIST_CACHE, else $XDG_CACHE_HOME/trafikist, else
-    ~/.cache/trafikist; a `snapshots` folder inside it."""
-    if os.environ.get(CACHE_ENV):
-        base = Path(os.environ[CACHE_ENV])
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        base = (Path(xdg) if xdg else Path.home() / ".cache") / "trafikist"
-    return base / "snapshots"
 
 
 def snapshot_key(runtime: PyodideRuntime, wheel: BuiltWheel) -> str:
@@ -86,14 +74,11 @@ class MemorySnapshot:
         cls, runtime: PyodideRuntime, wheel: BuiltWheel, cache: Path | None = None
     ) -> MemorySnapshot:
         key = snapshot_key(runtime, wheel)
-        folder = cache or cache_folder()
+        folder = cache or cache_folder("snapshots")
         found = cls(key=key, cached=folder / f"{key}.snapshot")
-        try:
-            found.content = found.cached.read_bytes()
-            found.cached.touch()  # recently used: pruning keeps it
+        found.content = read_entry(found.cached)
+        if found.content is not None:
             return found
-        except OSError:
-            pass  # not made yet (or pruned a moment ago): make it
         node = shutil.which("node")
         if node is None:
             raise CourseError.at(
@@ -183,11 +168,7 @@ class MemorySnapshot:
 def _prune(folder: Path) -> None:
     """Keep the CACHE_KEEP most recently used snapshots (each is about 7 MB), and drop the
     scratch folders of builds that were stopped while Node ran (over an hour old)."""
-    snapshots = sorted(
-        folder.glob("*.snapshot"), key=lambda path: path.stat().st_mtime, reverse=True
-    )
-    for old in snapshots[CACHE_KEEP:]:
-        old.unlink(missing_ok=True)
+    prune(folder, "*.snapshot", CACHE_KEEP)
     an_hour_ago = time.time() - 3600
     for scratch in folder.glob(".making-*"):
         with contextlib.suppress(OSError):

@@ -1,0 +1,59 @@
+"""The build's cache of derived files, shared by every build, checkout and test on a machine.
+
+What goes in is keyed by a hash of everything it is made from, so a stale entry is never read:
+a changed input gives another key. It lives in $TRAFIKIST_CACHE, else $XDG_CACHE_HOME/trafikist,
+else ~/.cache/trafikist (like pip's), one folder per kind; deleting it only costs time.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+CACHE_ENV = "TRAFIKIST_CACHE"
+
+
+def cache_folder(kind: str) -> Path:
+    """The folder of one kind of entry (`snapshots`, `locks`), not created here."""
+    if os.environ.get(CACHE_ENV):
+        base = Path(os.environ[CACHE_ENV])
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = (Path(xdg) if xdg else Path.home() / ".cache") / "trafikist"
+    return base / kind
+
+
+def read_entry(path: Path) -> bytes | None:
+    """An entry's bytes, marked as just used (pruning keeps the most recently used), or None."""
+    try:
+        data = path.read_bytes()
+        path.touch()
+    except OSError:
+        return None
+    return data
+
+
+def write_entry(path: Path, data: bytes) -> None:
+    """Write an entry whole or not at all: a parallel build sees the old state or the new one.
+    A cache that cannot be written is not an error; the next build makes the entry again."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, scratch = tempfile.mkstemp(prefix=".writing-", dir=path.parent)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(scratch, path)
+    except OSError:
+        return
+
+
+def prune(folder: Path, pattern: str, keep: int) -> None:
+    """Keep the `keep` most recently used entries matching `pattern`."""
+    entries = []
+    for path in folder.glob(pattern):
+        try:
+            entries.append((path.stat().st_mtime, path))
+        except OSError:
+            continue  # removed by a parallel build a moment ago
+    for _, old in sorted(entries, reverse=True)[keep:]:
+        old.unlink(missing_ok=True)
