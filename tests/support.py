@@ -76,6 +76,16 @@ def article(page: BeautifulSoup):
     return page.select_one("article.md-content__inner")
 
 
+def add_plugin_options(project: Path, **options: object) -> None:
+    """Set options of the trafikist plugin in a copied project's mkdocs.yml."""
+    config = project / "mkdocs.yml"
+    anchor = "      widgets_dir: widgets\n"  # a line of the plugin's own block
+    text = config.read_text(encoding="utf-8")
+    assert anchor in text, "mkdocs.yml no longer configures the trafikist plugin this way"
+    added = "".join(f"      {name}: {value}\n" for name, value in options.items())
+    config.write_text(text.replace(anchor, anchor + added), encoding="utf-8")
+
+
 def site_or_build(site: Path | None, temp: Path) -> Path:
     """The built site a benchmark was given, or a fresh strict build of the course in `temp`."""
     if site is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from support import MODULE_04, ROOT, copy_project, mkdocs_build, soup
+from support import MODULE_04, ROOT, add_plugin_options, copy_project, mkdocs_build, soup
 from trafikist.errors import CourseError
 from trafikist.model_view.live import canonical_json
 from trafikist.widget.runtime import RUNTIME_FILES, PyodideRuntime
@@ -198,14 +198,7 @@ def test_memory_snapshot_false_builds_a_site_without_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = copy_project(tmp_path / "project")
-    config = project / "mkdocs.yml"
-    config.write_text(
-        config.read_text(encoding="utf-8").replace(
-            "      widgets_dir: widgets\n",
-            "      widgets_dir: widgets\n      memory_snapshot: false\n",
-        ),
-        encoding="utf-8",
-    )
+    add_plugin_options(project, memory_snapshot="false")
     cache = tmp_path / "cache"
     monkeypatch.setenv("TRAFIKIST_CACHE", str(cache))
     result = mkdocs_build(project, tmp_path / "site")
