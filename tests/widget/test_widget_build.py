@@ -17,13 +17,13 @@ import yaml
 
 from support import MODULE_04, ROOT, add_plugin_options, copy_project, mkdocs_build, soup
 from trafikist.errors import CourseError
+from trafikist.minify import minify_css, minify_js
 from trafikist.model import run_scenario
 from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, render_timeline_svg, render_trace_html
 from trafikist.model_view.live import canonical_json, console, last_trace, rehearse, run
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 from trafikist.widget.lock import lock_with_wheel
-from trafikist.widget.minify import minify_css, minify_js
 from trafikist.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
 from trafikist.widget.wheel import BuiltWheel, build_model_wheel
 

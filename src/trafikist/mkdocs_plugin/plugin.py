@@ -20,7 +20,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from mkdocs.config.config_options import ExtraScriptValue
@@ -35,12 +35,14 @@ from trafikist.course.examples import example_path
 from trafikist.course.structure import Page as CoursePage
 from trafikist.course.structure import Status
 from trafikist.errors import CourseError
+from trafikist.minify import minify_css
 from trafikist.mkdocs_plugin import preview
 from trafikist.mkdocs_plugin.cache import RenderCache, digest, files_signature
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.site import Site, load_site
-from trafikist.widget import DutyWidget
-from trafikist.widget.minify import minify_css
+
+if TYPE_CHECKING:
+    from trafikist.widget import DutyWidget
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 
@@ -356,6 +358,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         if not pages:
             self.widget = None
             return
+        # Imported here: the widget brings the model, about 0.1 s a build that has no duties
+        # need not pay.
+        from trafikist.widget import DutyWidget
+
         try:
             self.widget = DutyWidget(
                 modules_dir=self._path(self.config.modules_dir),

@@ -18,11 +18,11 @@ import markupsafe
 
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
+from trafikist.minify import minify_css, minify_js
 from trafikist.model import MODEL_CHOICES
 from trafikist.registry import Registry, export_command_table
 from trafikist.widget.bake import BakedRun, bake_duty
 from trafikist.widget.lock import lock_with_wheel
-from trafikist.widget.minify import minify_css, minify_js
 from trafikist.widget.runtime import PyodideRuntime, find_pyodide_runtime
 from trafikist.widget.snapshot import MemorySnapshot
 from trafikist.widget.wheel import BuiltWheel, build_model_wheel
@@ -33,7 +33,7 @@ PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
 MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
 DEFAULT_TIME_LIMIT = 10  # seconds a live run may take before the page stops it
 # Files of widgets/ that the page loads itself (not the worker): the site gets them lighter
-# (trafikist.widget.minify).
+# (trafikist.minify).
 PAGE_LOAD_FILES = {
     "duty/duty.js": minify_js,
     "duty/duty.css": minify_css,

@@ -1,4 +1,4 @@
-"""Make the widget's page-load files lighter: comments and indentation out, nothing else.
+"""Make the page-load files of widgets/ lighter: comments and indentation out, nothing else.
 
 Module 04's page has a weight budget (at most 1.15 times the same page as plain
 mkdocs-material), and duty.js and duty.css load with it. The sources stay readable in
