@@ -209,3 +209,14 @@ def test_memory_snapshot_false_builds_a_site_without_one(
     section = soup(site / MODULE_04).select_one(".tk-duties[data-live]")
     assert not section.has_attr("data-snapshot")
     assert (site / ASSETS / "pyodide/pyodide.asm.wasm").is_file()  # the plain boot's files
+
+
+def test_a_cache_that_cannot_be_written_only_costs_time(
+    fake_node: Path, runtime: PyodideRuntime, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    snapshot = MemorySnapshot.start(runtime, wheel("v1"), blocker / "cache")
+    assert gzip.decompress(snapshot.data()).startswith(b"snapshot of")
+    assert snapshot.made and calls(fake_node) == 1
+    assert blocker.read_text() == "not a folder"

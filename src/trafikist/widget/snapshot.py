@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.errors import CourseError
-from trafikist.widget.cache import CACHE_ENV, cache_folder, prune, read_entry
+from trafikist.widget.cache import cache_folder, prune, read_entry
 from trafikist.widget.runtime import PyodideRuntime
 from trafikist.widget.wheel import BuiltWheel
 
@@ -62,6 +62,7 @@ class MemorySnapshot:
     process: subprocess.Popen[bytes] | None = None
     work: Path | None = None  # Node's scratch folder, removed when it ends
     made: bool = False  # True when this build made it (the cache had none)
+    keep: bool = True  # False when the cache folder cannot be written
     # Read at once on a cache hit: a parallel build's pruning cannot take it away later.
     content: bytes | None = field(default=None, repr=False)
 
@@ -91,13 +92,11 @@ class MemorySnapshot:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             found.work = Path(tempfile.mkdtemp(prefix=".making-", dir=folder))
-        except OSError as error:
-            raise CourseError.at(
-                folder,
-                None,
-                f"the snapshot cache cannot be written ({error.strerror}).",
-                f"Point ${CACHE_ENV} at a writable folder, {OFF_FIX}",
-            ) from None
+        except OSError:
+            # A cache that cannot be written (a read-only home, say) only costs time: make it
+            # in a scratch folder and keep nothing.
+            found.keep = False
+            found.work = Path(tempfile.mkdtemp(prefix="trafikist-snapshot-"))
         wheel_path = wheel.write(found.work)
         found.process = subprocess.Popen(
             [node, str(SNAPSHOT_SCRIPT), str(runtime.folder), str(wheel_path), str(found._out)],
@@ -153,11 +152,13 @@ class MemorySnapshot:
                     f"Run scripts/setup to reinstall Pyodide and Node.js, {OFF_FIX}",
                 )
             self.content = self._out.read_bytes()
-            self._out.replace(self.cached)  # atomic: a parallel build sees all of it or none
             self.made = True
+            if self.keep:
+                self._out.replace(self.cached)  # atomic: a parallel build sees all or none
         finally:
             self._clean()
-        _prune(self.cached.parent)
+        if self.keep:
+            _prune(self.cached.parent)
 
     def _clean(self) -> None:
         if self.work is not None:
