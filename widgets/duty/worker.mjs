@@ -59,11 +59,13 @@ async function bootFromSnapshot(loadPyodide, urls) {
   return pyodide.pyimport("trafikist.model_view.live");
 }
 
-async function fetchBytes(url) {
+async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.arrayBuffer();
+  return response;
 }
+
+const fetchBytes = async (url) => (await fetchOk(url)).arrayBuffer();
 
 // The snapshot is gzipped at build time. A server that labels it Content-Encoding: gzip has
 // had the browser unzip it already, so look at the first two bytes (gzip's magic number).
@@ -76,19 +78,14 @@ async function gunzip(buffer) {
 
 function scenarioText(url) {
   if (!scenarios.has(url)) {
-    scenarios.set(
-      url,
-      fetch(url).then((response) =>
-        response.ok ? response.text() : Promise.reject(new Error(`${url}: HTTP ${response.status}`)),
-      ),
-    );
+    scenarios.set(url, fetchOk(url).then((response) => response.text()));
   }
   return scenarios.get(url);
 }
 
 // After a restore from the memory snapshot the browser's WebAssembly engine has not yet
 // optimised CPython's hot paths (the plain boot runs enough Python to get there): a second Run
-// right away takes about 80 ms instead of 25. So the worker runs the reader's scenario again,
+// right away takes 60 to 80 ms instead of 25. So the worker runs the reader's scenario again,
 // keeping nothing, for up to REHEARSAL_MS while they look at the first result. Each rehearsal
 // is its own task, and any new request stops them.
 async function rehearse(live, scenario) {
