@@ -34,7 +34,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
+from support import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MODULE_04,
+    SAVE_DATA_SCRIPT,
+    serve,
+    site_or_build,
+)
 
 BASELINE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>loadPyodide baseline</title></head><body>
@@ -56,9 +63,6 @@ document.querySelector(".tk-duties").addEventListener("tk:drawn", () => {
 });
 """
 COLD_TIMEOUT_MS = 120_000
-SAVE_DATA = (
-    "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})"
-)
 
 
 def serve_site(site: Path) -> contextlib.AbstractContextManager[str]:
@@ -95,7 +99,7 @@ def click_to_drawn_ms(page, duty: str) -> float:
 def open_module(browser, base: str, duty: str, save_data: bool = False):
     context = browser.new_context()  # fresh: no HTTP cache, no compiled WebAssembly
     if save_data:
-        context.add_init_script(SAVE_DATA)
+        context.add_init_script(SAVE_DATA_SCRIPT)
     page = context.new_page()
     page.goto(f"{base}{MODULE_04}?duty={duty}", wait_until="load")
     page.evaluate(TIMING_HOOKS)

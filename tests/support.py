@@ -76,6 +76,26 @@ def article(page: BeautifulSoup):
     return page.select_one("article.md-content__inner")
 
 
+# A page script that makes the browser ask sites to save data (navigator.connection.saveData).
+SAVE_DATA_SCRIPT = (
+    "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})"
+)
+
+
+def line_of(path: Path, text: str) -> int:
+    """The line where `text` (which must be there) first starts in the file."""
+    content = path.read_text(encoding="utf-8")
+    assert text in content, f"{text!r} is not in {path}"
+    return content[: content.index(text)].count("\n") + 1
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace `old` by `new` (it must be there); return the line where the edit starts."""
+    line = line_of(path, old)
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, count), encoding="utf-8")
+    return line
+
+
 def add_plugin_options(project: Path, **options: object) -> None:
     """Set options of the trafikist plugin in a copied project's mkdocs.yml."""
     config = project / "mkdocs.yml"

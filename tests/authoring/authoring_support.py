@@ -31,21 +31,6 @@ def digest(site: Path) -> dict[str, str]:
     }
 
 
-def edit(path: Path, old: str, new: str, count: int = 1) -> int:
-    """Replace `old` by `new` (it must be there); return the line where the edit starts."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} is not in {path}"
-    line = text[: text.index(old)].count("\n") + 1
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
-    return line
-
-
-def line_of(path: Path, text: str) -> int:
-    content = path.read_text(encoding="utf-8")
-    assert text in content, f"{text!r} is not in {path}"
-    return content[: content.index(text)].count("\n") + 1
-
-
 @dataclass
 class GoodSite:
     site: Path

@@ -17,11 +17,9 @@ from authoring.authoring_support import (
     GoodSite,
     assert_build_fails,
     digest,
-    edit,
-    line_of,
     project_with_site,
 )
-from support import ROOT, build_env, mkdocs_build
+from support import ROOT, build_env, edit, line_of, mkdocs_build
 
 pytestmark = pytest.mark.slow
 

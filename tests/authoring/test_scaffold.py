@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from authoring.authoring_support import MODULE_04, edit
-from support import article, build_env, copy_project, mkdocs_build, soup
+from authoring.authoring_support import MODULE_04
+from support import article, build_env, copy_project, edit, mkdocs_build, soup
 from trafikist.course.sources import read_front_matter
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from authoring.authoring_support import MODULE_04, edit, mkdocs_serve, wait_until
-from support import copy_project
+from authoring.authoring_support import MODULE_04, mkdocs_serve, wait_until
+from support import copy_project, edit
 
 pytestmark = pytest.mark.slow
 

@@ -38,20 +38,6 @@ def copy_tree(tmp_path: Path, course: Path = FIXTURE_COURSE) -> tuple[Path, Path
     return modules, registry
 
 
-def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
-    """Replace `old` (which must occur) and return the line number of its first occurrence."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    line = text[: text.index(old)].count("\n") + 1
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
-    return line
-
-
 def problems_of(modules: Path, registry: Path) -> list[Problem]:
     course = load_course(modules)
     return check_course(course, load_registry(registry), load_manifest(registry))
-
-
-def line_of(path: Path, needle: str) -> int:
-    text = path.read_text(encoding="utf-8")
-    return text[: text.index(needle)].count("\n") + 1

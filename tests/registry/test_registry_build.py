@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.registry_helpers import replace_in
-from support import copy_project, mkdocs_build
+from support import copy_project, edit, mkdocs_build
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 
 pytestmark = [
@@ -24,7 +23,7 @@ PROMOTE_ARITY = 'c"EMQ.PROMOTE", family: Family::Emq, arity: 6,'
 
 def test_an_excerpt_arity_fails_the_build(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
-    line = replace_in(project / MODULE_04, PROMOTE_ARITY, PROMOTE_ARITY.replace("6", "7"))
+    line = edit(project / MODULE_04, PROMOTE_ARITY, PROMOTE_ARITY.replace("6", "7"))
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
     assert (
@@ -35,7 +34,7 @@ def test_an_excerpt_arity_fails_the_build(tmp_path: Path) -> None:
 
 def test_a_blocking_flag_in_the_registry_fails_the_build(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
-    replace_in(
+    edit(
         project / "registry/src/registry.rs",
         'arity: 6,\n        flags: "write"',
         'arity: 6,\n        flags: "write blocking"',
@@ -50,7 +49,7 @@ def test_a_blocking_flag_in_the_registry_fails_the_build(tmp_path: Path) -> None
 
 def test_a_missing_registry_folder_fails_the_build(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
-    replace_in(
+    edit(
         project / "mkdocs.yml", "  - trafikist:\n", "  - trafikist:\n      registry: ../trafikey\n"
     )
     result = mkdocs_build(project, tmp_path / "site")

@@ -7,15 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.registry_helpers import (
-    FIXTURE_COURSE,
-    MODULE,
-    ROOT,
-    copy_tree,
-    line_of,
-    problems_of,
-    replace_in,
-)
+from registry.registry_helpers import FIXTURE_COURSE, MODULE, ROOT, copy_tree, problems_of
+from support import edit, line_of
 from trafikist.errors import Problem
 
 DIVE = "01-the-sweeps/dives/01-the-bus-verbs.md"
@@ -40,7 +33,7 @@ def test_the_real_course_passes() -> None:
 def test_an_arity_changed_in_the_excerpt(tmp_path: Path) -> None:
     modules, _ = copy_tree(tmp_path)
     page = modules / MODULE
-    line = replace_in(
+    line = edit(
         page,
         'c"EMQ.PROMOTE", family: Family::Emq, arity: 6,',
         'c"EMQ.PROMOTE", family: Family::Emq, arity: 7,',
@@ -58,7 +51,7 @@ def test_an_arity_changed_in_the_excerpt(tmp_path: Path) -> None:
 
 def test_a_summary_changed_in_the_registry(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(registry / "src/registry.rs", "bounded by batch (emq6.8", "bounded by limit (emq6.8")
+    edit(registry / "src/registry.rs", "bounded by batch (emq6.8", "bounded by limit (emq6.8")
     (problem,) = problems_of(modules, registry)
     assert problem.line == line_of(modules / MODULE, 'summary: Some("Move due')
     assert problem.what == (
@@ -73,7 +66,7 @@ def test_a_summary_changed_in_the_registry(tmp_path: Path) -> None:
 def test_a_c_string_is_not_a_plain_string(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
-    line = replace_in(
+    line = edit(
         page, 'acl: c"write slow", caps: &["promote"]', 'acl: "write slow", caps: &["promote"]'
     )
     assert whats(problems_of(modules, registry)) == [
@@ -87,7 +80,7 @@ def test_a_field_left_out_without_an_elision(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
     line = line_of(page, "emq_promote => ")
-    replace_in(page, 'for M due jobs"), since: Some("0.1.0") };', 'for M due jobs") };')
+    edit(page, 'for M due jobs"), since: Some("0.1.0") };', 'for M due jobs") };')
     (problem,) = problems_of(modules, registry)
     assert (problem.line, problem.what) == (
         line,
@@ -98,7 +91,7 @@ def test_a_field_left_out_without_an_elision(tmp_path: Path) -> None:
 def test_a_row_the_registry_does_not_have(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
-    line = replace_in(page, 'Row { name: c"EMQ.PROMOTE"', 'Row { name: c"EMQ.PROMOTES"')
+    line = edit(page, 'Row { name: c"EMQ.PROMOTE"', 'Row { name: c"EMQ.PROMOTES"')
     (problem,) = problems_of(modules, registry)
     assert (problem.line, problem.what) == (
         line,
@@ -110,7 +103,7 @@ def test_a_row_the_registry_does_not_have(tmp_path: Path) -> None:
 def test_a_chosen_value_quoted_without_saying_so(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
-    replace_in(
+    edit(
         page,
         "every field but the name is the model's own choice\n    quotes",
         "the row of the first bus verb\n    quotes",
@@ -136,7 +129,7 @@ def test_a_chosen_value_quoted_without_saying_so(tmp_path: Path) -> None:
 def test_rows_outside_a_checked_excerpt(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
-    replace_in(
+    edit(
         page,
         "the second first: the time-driven sweeps are plain write commands\n    quotes: registry\n",
         "two rows\n",
@@ -152,7 +145,7 @@ def test_rows_outside_a_checked_excerpt(tmp_path: Path) -> None:
 def test_a_verb_renamed_in_prose(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     dive = modules / DIVE
-    line = replace_in(dive, "EMQ.APPEND writes", "EMQ.APPENDS writes")
+    line = edit(dive, "EMQ.APPEND writes", "EMQ.APPENDS writes")
     (problem,) = problems_of(modules, registry)
     assert problem == Problem(
         dive,
@@ -166,8 +159,8 @@ def test_a_verb_renamed_in_prose(tmp_path: Path) -> None:
 
 def test_verbs_in_code_spans_and_the_summary_are_checked(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(modules / DIVE, "`EMQ.PUBLISH`", "`EMQ.PUBLISHER`")
-    replace_in(modules / MODULE, "summary: EMQ.PROMOTE and", "summary: EMQ.PROMOTED and")
+    edit(modules / DIVE, "`EMQ.PUBLISH`", "`EMQ.PUBLISHER`")
+    edit(modules / MODULE, "summary: EMQ.PROMOTE and", "summary: EMQ.PROMOTED and")
     assert whats(problems_of(modules, registry)) == [
         "names the verb EMQ.PROMOTED, which registry::TABLE does not have.",
         "names the verb EMQ.PUBLISHER, which registry::TABLE does not have.",
@@ -176,7 +169,7 @@ def test_verbs_in_code_spans_and_the_summary_are_checked(tmp_path: Path) -> None
 
 def test_a_verb_the_course_says_is_absent_appears(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(
+    edit(
         registry / "src/registry.rs",
         "since: None };\n};\n",
         "since: None };\n"
@@ -194,7 +187,7 @@ def test_a_verb_the_course_says_is_absent_appears(tmp_path: Path) -> None:
 
 def test_an_absent_verb_named_without_a_claim(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(modules / MODULE, "{claim: absent EMQ.*REAP* EMQ.*LANE*CLAIM* EMQ.*CLAIM*LANE*}", "")
+    edit(modules / MODULE, "{claim: absent EMQ.*REAP* EMQ.*LANE*CLAIM* EMQ.*CLAIM*LANE*}", "")
     assert whats(problems_of(modules, registry)) == [
         "names the verb EMQ.REAP, which registry::TABLE does not have."
     ]
@@ -206,7 +199,7 @@ def test_an_absent_verb_named_without_a_claim(tmp_path: Path) -> None:
 def test_write_becomes_write_blocking_in_the_snapshot(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     snapshot = registry / "src/registry.rs"
-    replace_in(
+    edit(
         snapshot, 'arity: 6,\n        flags: "write"', 'arity: 6,\n        flags: "write blocking"'
     )
     page = modules / MODULE
@@ -238,7 +231,7 @@ def test_write_becomes_write_blocking_in_the_snapshot(tmp_path: Path) -> None:
 def test_an_arity_changed_in_the_registry_fails_the_claim(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     snapshot = registry / "src/registry.rs"
-    replace_in(
+    edit(
         snapshot,
         'c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 8',
         'c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 9',
@@ -256,7 +249,7 @@ def test_an_arity_changed_in_the_registry_fails_the_claim(tmp_path: Path) -> Non
 def test_the_gate_list_names_a_blocked_client_function(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     gate = registry / "src/gate.rs"
-    replace_in(
+    edit(
         gate,
         '    c"ValkeyModule_Call",\n',
         '    c"ValkeyModule_Call",\n    c"ValkeyModule_BlockClient",\n',
@@ -284,7 +277,7 @@ def test_a_call_in_the_crate_source_arms_a_timer(tmp_path: Path) -> None:
 def test_a_default_changed_in_prose(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     page = modules / MODULE
-    line = replace_in(page, "[one second]{claim", "[two seconds]{claim")
+    line = edit(page, "[one second]{claim", "[two seconds]{claim")
     assert problems_of(modules, registry) == [
         Problem(
             page,
@@ -299,7 +292,7 @@ def test_a_default_changed_in_prose(tmp_path: Path) -> None:
 
 def test_a_default_changed_in_a_duty(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(modules / DUTIES, "[up to 100 members", "[up to 50 members")
+    edit(modules / DUTIES, "[up to 100 members", "[up to 50 members")
     (problem,) = problems_of(modules, registry)
     assert (problem.file, problem.line) == (modules / DUTIES, 2)
     assert problem.what.startswith(
@@ -310,7 +303,7 @@ def test_a_default_changed_in_a_duty(tmp_path: Path) -> None:
 
 def test_a_default_changed_in_the_manifest(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(registry / "library.yml", "value: 1 second", "value: 1500 ms")
+    edit(registry / "library.yml", "value: 1 second", "value: 1500 ms")
     assert whats(problems_of(modules, registry))[0].startswith(
         "the claim 'default consumer-beat' does not hold: the page says 1 second, the manifest "
         "gives 1500 ms"
@@ -319,7 +312,7 @@ def test_a_default_changed_in_the_manifest(tmp_path: Path) -> None:
 
 def test_a_claim_that_cannot_be_read(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(modules / MODULE, "{claim: exists EMQ.APPEND", "{claim: EMQ.APPEND exists")
+    edit(modules / MODULE, "{claim: exists EMQ.APPEND", "{claim: EMQ.APPEND exists")
     (problem,) = problems_of(modules, registry)
     assert problem.what == (
         "the claim 'EMQ.APPEND exists EMQ.PUBLISH EMQ.FAILURES.INCR' on the sentence "
@@ -366,7 +359,7 @@ def test_a_claim_that_cannot_be_read(tmp_path: Path) -> None:
 )
 def test_a_library_name_changed(tmp_path: Path, file: str, old: str, new: str, what: str) -> None:
     modules, registry = copy_tree(tmp_path)
-    replace_in(modules / file, old, new)
+    edit(modules / file, old, new)
     (problem,) = problems_of(modules, registry)
     assert problem.what == what.format(manifest=registry / "library.yml")
     assert problem.file == modules / file
@@ -380,7 +373,7 @@ def test_the_real_module_04_excerpt_is_checked(tmp_path: Path) -> None:
     page = modules / "04-blocking-timers-and-the-bus/module.md"
     if 'c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 8,' not in page.read_text():
         pytest.skip("module 04 does not quote the EMQ.STALLED.CHECK row")
-    line = replace_in(
+    line = edit(
         page,
         'c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 8,',
         'c"EMQ.STALLED.CHECK", family: Family::Emq, arity: 3,',
@@ -459,7 +452,7 @@ def test_module_04_with_the_seed_claims_passes(tmp_path: Path) -> None:
 
 def test_module_04_seed_claims_fail_on_a_blocking_flag(tmp_path: Path) -> None:
     modules, registry, page = with_seed_claims(tmp_path)
-    replace_in(
+    edit(
         registry / "src/registry.rs",
         'flags: "write", keys: EVAL_KEYS, acl: c"write stream"',
         'flags: "write blocking", keys: EVAL_KEYS, acl: c"write stream"',

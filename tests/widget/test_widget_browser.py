@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from support import MODULE_04, serve
+from support import MODULE_04, SAVE_DATA_SCRIPT, serve
 from trafikist.model_view.live import canonical_json
 
 pytestmark = pytest.mark.browser
@@ -240,9 +240,7 @@ def test_a_snapshot_that_does_not_restore_falls_back_to_the_plain_boot(
 def test_a_reader_who_saves_data_is_not_sent_the_snapshot(site_url: str, browser) -> None:
     """The snapshot costs about 7 MB more on the wire; Save-Data readers get the plain boot."""
     context = browser.new_context()
-    context.add_init_script(
-        "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})"
-    )
+    context.add_init_script(SAVE_DATA_SCRIPT)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))

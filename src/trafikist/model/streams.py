@@ -222,24 +222,36 @@ def xtrim(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return _trim(stream, args)
 
 
+def _interval_start(arg: bytes) -> StreamId:
+    """An interval's first ID: `-`, an ID, or `(ID` for the one after it (XRANGE's rules)."""
+    start, start_open, _ = parse_id(arg, 0, strict=False, allow_exclusive=True)
+    if not start_open:
+        return start
+    following = _next_id(start)
+    if following is None:
+        raise ReplyError("ERR invalid start ID for the interval")
+    return following
+
+
+def _interval_end(arg: bytes) -> StreamId:
+    """An interval's last ID: `+`, an ID, or `(ID` for the one before it."""
+    end, end_open, _ = parse_id(arg, UINT64_MAX, strict=False, allow_exclusive=True)
+    if not end_open:
+        return end
+    previous = _previous_id(end)
+    if previous is None:
+        raise ReplyError("ERR invalid end ID for the interval")
+    return previous
+
+
 def xlen(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     stream = server.lookup(argv[1], Stream)
     return 0 if stream is None else len(stream)
 
 
 def xrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    start, start_open, _ = parse_id(argv[2], 0, strict=False, allow_exclusive=True)
-    if start_open:
-        following = _next_id(start)
-        if following is None:
-            raise ReplyError("ERR invalid start ID for the interval")
-        start = following
-    end, end_open, _ = parse_id(argv[3], UINT64_MAX, strict=False, allow_exclusive=True)
-    if end_open:
-        previous = _previous_id(end)
-        if previous is None:
-            raise ReplyError("ERR invalid end ID for the interval")
-        end = previous
+    start = _interval_start(argv[2])
+    end = _interval_end(argv[3])
     count = -1
     index = 4
     while index < len(argv):
@@ -465,18 +477,8 @@ def xpending(server: Server, conn: Connection, argv: list[bytes]) -> Any:
                 raise syntax_error()
             first += 2
         count = max(0, parse_int(argv[first + 2]))
-        start, start_open, _ = parse_id(argv[first], 0, strict=False, allow_exclusive=True)
-        if start_open:
-            following = _next_id(start)
-            if following is None:
-                raise ReplyError("ERR invalid start ID for the interval")
-            start = following
-        end, end_open, _ = parse_id(argv[first + 1], UINT64_MAX, strict=False, allow_exclusive=True)
-        if end_open:
-            previous = _previous_id(end)
-            if previous is None:
-                raise ReplyError("ERR invalid end ID for the interval")
-            end = previous
+        start = _interval_start(argv[first])
+        end = _interval_end(argv[first + 1])
         if first + 3 < len(argv):
             consumer = argv[first + 3]
     stream = server.lookup(argv[1], Stream)
@@ -520,12 +522,7 @@ def xautoclaim(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     min_idle = max(
         0, parse_int(argv[4], ReplyError("ERR Invalid min-idle-time argument for XAUTOCLAIM"))
     )
-    start, start_open, _ = parse_id(argv[5], 0, strict=False, allow_exclusive=True)
-    if start_open:
-        following = _next_id(start)
-        if following is None:
-            raise ReplyError("ERR invalid start ID for the interval")
-        start = following
+    start = _interval_start(argv[5])
     count, justid = 100, False
     index = 6
     while index < len(argv):

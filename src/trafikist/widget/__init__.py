@@ -59,9 +59,8 @@ class DutyWidget:
     pyodide_url: str = ""  # empty: Pyodide is served from the site itself
     time_limit: int = DEFAULT_TIME_LIMIT
     # Restore Pyodide from a memory snapshot with the model imported (only with the site's own
-    # runtime: the snapshot belongs to that exact pyodide.asm.wasm). None: the default cache.
+    # runtime: the snapshot belongs to that exact pyodide.asm.wasm).
     memory_snapshot: bool = True
-    snapshot_cache: Path | None = None
     runtime: PyodideRuntime | None = None
     wheel: BuiltWheel | None = None
     snapshot: MemorySnapshot | None = None
@@ -85,7 +84,7 @@ class DutyWidget:
             self.wheel = build_model_wheel(PACKAGE_DIR, table)
             self.lock = lock_with_wheel(self.runtime.lock_file, self.wheel)
             if self.memory_snapshot and not self.pyodide_url:
-                self.snapshot = MemorySnapshot.start(self.runtime, self.wheel, self.snapshot_cache)
+                self.snapshot = MemorySnapshot.start(self.runtime, self.wheel)
         return self
 
     @property
