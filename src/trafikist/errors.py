@@ -18,6 +18,9 @@ class Problem:
     line: int | None
     what: str
     fix: str
+    # True for what fails a strict build only (an unsourced sentence, an unchecked fact); a
+    # lenient build reports it as a warning.
+    strict_only: bool = False
 
     def location(self) -> str:
         file = _display_path(self.file)

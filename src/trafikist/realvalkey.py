@@ -49,6 +49,14 @@ class RespClient:
         self._sock.sendall(encode_command(argv))
         return self._read()
 
+    def send(self, *argv: Any) -> None:
+        """Send a command without reading its reply (a blocking command, say)."""
+        self._sock.sendall(encode_command(argv))
+
+    def read_reply(self) -> Any:
+        """The reply of the command `send` sent."""
+        return self._read()
+
     def pipeline(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         self._sock.sendall(b"".join(encode_command(argv) for argv in commands))
         return [self._read() for _ in commands]

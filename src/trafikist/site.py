@@ -6,9 +6,12 @@ Markdown, the navigation tree and the HTML finishing step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.course.expectations import check_page_runs
+from trafikist.course.links import check_link_targets
 from trafikist.course.loader import check_links, load_course
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Kind, Page
@@ -24,6 +27,8 @@ from trafikist.registry import (
     resolve_manifest_path,
     resolve_registry_path,
 )
+from trafikist.registry.manifest import entries
+from trafikist.registry.seed import Seed, load_seed, resolve_seed_path
 
 
 @dataclass
@@ -74,11 +79,15 @@ def load_site(
     base_dir: Path | None = None,
     registry: str | None = None,
     directory_urls: bool = True,
+    strict: bool = True,
+    warn: Callable[[Problem], None] | None = None,
 ) -> Site:
     """Load and check everything the site is built from; raise CourseError on bad input.
 
     `registry` is the configured registry location (the plugin's `registry` option); the
     environment variable TRAFIKIST_REGISTRY overrides it, and `base_dir/registry` is the default.
+    A problem that fails strict builds only (an unsourced sentence, an unchecked fact) is an
+    error when `strict`, and otherwise goes to `warn`.
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
@@ -86,24 +95,50 @@ def load_site(
     loaded_registry = load_registry(registry_path)
     manifest_path = resolve_manifest_path(registry_path, base_dir)
     manifest = load_manifest(manifest_path)
-    pages = reference_pages(course, loaded_registry)
+    seed_path = resolve_seed_path(manifest_path)
+    seed = load_seed(seed_path)
+    pages = reference_pages(course, loaded_registry, with_choices=_uses_the_model(course))
     if pages:
         course.books.append(pages[0].book)
         for page in pages:
             course.pages[page.id] = page
     check_links(course)
-    fingerprint = _fingerprint(registry_path, manifest_path)
-    problems = _check_pages(course, loaded_registry, manifest, fingerprint)
-    if problems:
-        raise CourseError(problems)
-    site = Site(
-        course=course,
-        renderer=Renderer(course, directory_urls=directory_urls),
-        registry=loaded_registry,
-        manifest=manifest,
-    )
+    renderer = Renderer(course, directory_urls=directory_urls)
+    fingerprint = _fingerprint(registry_path, manifest_path, seed_path)
+    problems = _manifest_against_seed(manifest, seed)
+    problems += _check_pages(course, loaded_registry, manifest, seed, fingerprint)
+    problems += check_link_targets(course, renderer)
+    errors = [problem for problem in problems if strict or not problem.strict_only]
+    if errors:
+        raise CourseError(errors)
+    for problem in problems:
+        if warn is not None and problem.strict_only:
+            warn(problem)
+    site = Site(course=course, renderer=renderer, registry=loaded_registry, manifest=manifest)
     site.renderer.inline_extensions.extend(site.markdown_extensions())
     return site
+
+
+def _uses_the_model(course: Course) -> bool:
+    """True when some page runs or marks the model (duties, a worked example, a choice)."""
+    return any(
+        page.duties or "/// worked-example" in page.body or "{choice:" in page.body
+        for page in course.pages.values()
+    )
+
+
+def _manifest_against_seed(manifest: Manifest, seed: Seed) -> list[Problem]:
+    """Every entry of the library manifest quotes a sentence the seed really has."""
+    return [
+        Problem(
+            manifest.file,
+            entry.line,
+            f"the seed sentence of '{entry.name}' is not in the seed ({seed.file.name}).",
+            "Quote the seed word for word; a name no seed sentence gives does not belong here.",
+        )
+        for entry in entries(manifest)
+        if not seed.contains(entry.seed)
+    ]
 
 
 # Registry checks of each page during this process's life, by what the checks read: the page's
@@ -113,9 +148,10 @@ _CHECKED: dict[tuple[str, ...], list[Problem]] = {}
 
 
 def _check_pages(
-    course: Course, registry: Registry, manifest: Manifest, fingerprint: str
+    course: Course, registry: Registry, manifest: Manifest, seed: Seed, fingerprint: str
 ) -> list[Problem]:
-    """The same problems as `check_course`, each page's taken from the memo when unchanged."""
+    """The same problems as `check_course`, and the page's runs (its expectations), each
+    page's taken from the memo when nothing it reads changed."""
     problems: list[Problem] = []
     for page in course.pages.values():
         if page.source is None:
@@ -127,10 +163,11 @@ def _check_pages(
             page.body,
             repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
             repr(page.duties),
+            _runs_signature(page),
         )
         found = _CHECKED.get(key)
         if found is None:
-            found = check_page(page, registry, manifest)
+            found = check_page(page, registry, manifest, seed) + check_page_runs(page)
             if len(_CHECKED) > 4096:
                 _CHECKED.clear()
             _CHECKED[key] = found
@@ -141,10 +178,29 @@ def _check_pages(
     return list(unique.values())
 
 
-def _fingerprint(registry_path: Path, manifest_path: Path) -> str:
-    """Names, sizes and modification times of the registry's files and the manifest: any edit
-    there changes it."""
-    files = [manifest_path]
+def _runs_signature(page: Page) -> str:
+    """What a page's expectations read besides its text: its scenarios and the model's code."""
+    if not page.duties and "{expect:" not in page.body:
+        return ""
+    from trafikist.course.examples import example_path
+    from trafikist.course.runs import model_signature
+
+    assert page.source is not None
+    files = [page.source.parent / "scenarios", example_path(page)]
+    parts = [model_signature()]
+    for folder in files:
+        if folder is None or not folder.exists():
+            continue
+        for path in sorted(folder.glob("*.yml")) if folder.is_dir() else [folder]:
+            stat = path.stat()
+            parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def _fingerprint(registry_path: Path, manifest_path: Path, seed_path: Path) -> str:
+    """Names, sizes and modification times of the registry's files, the manifest and the seed:
+    any edit there changes it."""
+    files = [manifest_path, seed_path]
     if registry_path.is_dir():
         files += sorted(path for path in registry_path.rglob("*") if path.is_file())
     parts = []

@@ -5,6 +5,11 @@ transcript on a page: one command per line, split like a shell line; blank lines
 start with `#` are skipped. A line may start with a client label (`A> `, `B> `): each label is its
 own connection. Unlabelled lines go to one default connection.
 
+A command that blocks ends with ` &`: it is sent, and the run goes on once the server counts it
+among its blocked clients (INFO clients), with no reply printed. A later `A<` line reads that
+reply: the transcript prints `A< ` and the reply, so a reader sees it arrive after the commands
+between. Before each command after a `&`, the run checks that the client is still blocked.
+
 The printed transcript is each command after its prompt (`> `, or the label and `> `), then the
 reply formatted as valkey-cli formats a RESP2 reply on a terminal: `(integer) 1`, `"value"`,
 `OK`, `(nil)`, `(error) ERR …`, `(empty array)` and numbered arrays with nested indentation.
@@ -20,6 +25,7 @@ import re
 import shlex
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,13 +34,17 @@ from trafikist.model.errors import ReplyError
 from trafikist.realvalkey import RealError, RespClient
 
 LABEL = re.compile(r"^(?P<label>[A-Z])>\s+(?P<command>.+)$")
+REPLY = re.compile(r"^(?P<label>[A-Z])<$")
+BLOCKED_CLIENTS = re.compile(rb"blocked_clients:(\d+)")
 
 
 @dataclass(frozen=True)
 class Line:
     label: str  # "" for the default connection
-    text: str  # the command as written
+    text: str  # the command as written ("" for a reply line)
     argv: tuple[str, ...]
+    blocks: bool = False  # sent with ` &`: its reply comes at a later `A<` line
+    reply: bool = False  # an `A<` line
 
 
 def parse_commands(source: str) -> list[Line]:
@@ -43,11 +53,16 @@ def parse_commands(source: str) -> list[Line]:
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
+        if match := REPLY.match(text):
+            lines.append(Line(match["label"], "", (), reply=True))
+            continue
         label = ""
         match = LABEL.match(text)
         if match:
             label, text = match["label"], match["command"].strip()
-        lines.append(Line(label, text, tuple(shlex.split(text))))
+        blocks = text.endswith(" &")
+        text = text.removesuffix(" &").strip()
+        lines.append(Line(label, text, tuple(shlex.split(text)), blocks=blocks))
     return lines
 
 
@@ -67,18 +82,55 @@ def _as_model_reply(reply: object) -> object:
 def run_transcript(source: str, socket_path: str | Path) -> str:
     """Send every command in order, each on its client's connection; return the transcript."""
     connections: dict[str, RespClient] = {}
+    blocked: set[str] = set()
     out = []
+
+    def connection_of(label: str) -> RespClient:
+        if label not in connections:
+            connections[label] = RespClient(socket_path)
+        return connections[label]
+
     try:
         for line in parse_commands(source):
-            connection = connections.get(line.label)
-            if connection is None:
-                connection = connections[line.label] = RespClient(socket_path)
+            connection = connection_of(line.label)
+            if line.reply:
+                reply = format_reply(connection.read_reply())
+                blocked.discard(line.label)
+                out.append(f"{line.label}< " + reply.replace("\n", "\n" + " " * 3).rstrip(" "))
+                continue
+            if blocked and _blocked_clients(socket_path) < len(blocked):
+                raise AssertionError(f"a client blocked before '{line.text}' was unblocked early")
             out.append(f"{line.label}> {line.text}\n")
+            if line.blocks:
+                connection.send(*line.argv)
+                blocked.add(line.label)
+                _wait_until_blocked(socket_path, len(blocked))
+                continue
             out.append(format_reply(connection.execute(*line.argv)))
     finally:
         for connection in connections.values():
             connection.close()
     return "".join(out).rstrip("\n")
+
+
+def _blocked_clients(socket_path: str | Path) -> int:
+    probe = RespClient(socket_path)
+    try:
+        info = probe.execute("INFO", "clients")
+    finally:
+        probe.close()
+    match = BLOCKED_CLIENTS.search(info if isinstance(info, bytes) else b"")
+    return int(match.group(1)) if match else 0
+
+
+def _wait_until_blocked(socket_path: str | Path, count: int, timeout: float = 5.0) -> None:
+    """Wait until the server holds `count` blocked clients: the push that follows must find a
+    client really blocked, not one whose command has not arrived yet."""
+    deadline = time.monotonic() + timeout
+    while _blocked_clients(socket_path) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no client blocked within {timeout} s")
+        time.sleep(0.01)
 
 
 def main(argv: list[str]) -> int:

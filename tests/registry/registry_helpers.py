@@ -29,12 +29,27 @@ SEED_ROWS = """\
 """  # noqa: E501 - quoted exactly
 
 
-def copy_tree(tmp_path: Path, course: Path = FIXTURE_COURSE) -> tuple[Path, Path]:
-    """A copy of a course and of the registry snapshot, to mutate."""
+def copy_tree(
+    tmp_path: Path, course: Path = FIXTURE_COURSE, checkout: bool = True
+) -> tuple[Path, Path]:
+    """A copy of a course and of the registry snapshot, to mutate.
+
+    With `checkout` the copy stands for a real trafikey checkout (a Cargo.toml, a gate list that
+    is trafikey's own, the crate's source searched for host calls): the fixture course's gate
+    and call claims then check something. Against the snapshot, whose gate list the model
+    chose, the build refuses them (see test_a_gate_claim_against_the_snapshot_checks_nothing).
+    """
     modules = tmp_path / "modules"
     registry = tmp_path / "registry"
     shutil.copytree(course, modules)
     shutil.copytree(SNAPSHOT, registry)
+    if checkout:
+        (registry / "Cargo.toml").write_text('[package]\nname = "trafikey"\n')
+        gate = registry / "src" / "gate.rs"
+        text = gate.read_text(encoding="utf-8")
+        gate.write_text(
+            text.replace("// model's own choice: entries, name", "// trafikey's own list")
+        )
     return modules, registry
 
 

@@ -246,6 +246,35 @@ def test_an_arity_changed_in_the_registry_fails_the_claim(tmp_path: Path) -> Non
     )
 
 
+def test_a_gate_claim_against_the_snapshot_checks_nothing(tmp_path: Path) -> None:
+    # The snapshot's gate list is the model's own choice: a claim on it would check the model
+    # against itself, so it fails; so does a call claim where no crate source is there.
+    modules, registry = copy_tree(tmp_path, checkout=False)
+    found = whats(problems_of(modules, registry))
+    gate = registry / "src/gate.rs"
+    assert found == [
+        "the claim 'gate lacks blocked-client ready-signal timer' checks nothing: the entries of "
+        f"the gate list ({gate}:9) are the model's own choice. Sentence: \"the list names no "
+        'blocked-client, ready-signal or timer function"',
+        "the claim 'calls lacks blocked-client ready-signal timer' checks nothing: the snapshot "
+        "holds no crate source to search. Sentence: \"neither does any call in the crate's "
+        'source"',
+    ]
+
+
+def test_a_claim_on_a_value_the_model_chose_checks_nothing(tmp_path: Path) -> None:
+    modules, registry = copy_tree(tmp_path)
+    edit(
+        modules / MODULE,
+        "[The three are registered]{claim: exists EMQ.APPEND EMQ.PUBLISH EMQ.FAILURES.INCR}",
+        "[EMQ.APPEND takes four arguments or more]{claim: EMQ.APPEND.arity = -4}",
+    )
+    assert whats(problems_of(modules, registry)) == [
+        "the claim 'EMQ.APPEND.arity = -4' checks nothing: the arity of EMQ.APPEND is the "
+        "model's own choice, not trafikey's. Sentence: \"EMQ.APPEND takes four arguments or more\""
+    ]
+
+
 def test_the_gate_list_names_a_blocked_client_function(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     gate = registry / "src/gate.rs"
@@ -283,7 +312,9 @@ def test_a_default_changed_in_prose(tmp_path: Path) -> None:
             page,
             line,
             "the claim 'default consumer-beat' does not hold: the page says 2 seconds, the "
-            f'manifest gives 1 second ({registry / "library.yml"}:43). Sentence: "two seconds"',
+            f"manifest gives 1 second ({registry / 'library.yml'}:"
+            f"{line_of(registry / 'library.yml', '  consumer-beat:')}). "
+            'Sentence: "two seconds"',
             "Correct the sentence and its claim, or update the registry or registry/library.yml "
             "if trafikey or EchoMQ changed.",
         )
@@ -294,7 +325,8 @@ def test_a_default_changed_in_a_duty(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     edit(modules / DUTIES, "[up to 100 members", "[up to 50 members")
     (problem,) = problems_of(modules, registry)
-    assert (problem.file, problem.line) == (modules / DUTIES, 2)
+    # The line of the field that holds the claim.
+    assert (problem.file, problem.line) == (modules / DUTIES, line_of(modules / DUTIES, "library:"))
     assert problem.what.startswith(
         "the claim 'default promote-members-per-call' does not hold: the page says 50, the "
         "manifest gives 100"
@@ -469,13 +501,15 @@ def test_module_04_seed_claims_fail_on_a_blocking_flag(tmp_path: Path) -> None:
     )
 
 
-def test_the_claims_in_the_author_guide_hold() -> None:
+def test_the_claims_in_the_author_guide_hold(tmp_path: Path) -> None:
     from trafikist.registry import load_manifest, load_registry
     from trafikist.registry.claims import evaluate, split_expressions
     from trafikist.registry.syntax import find_claims
 
     guide = (ROOT / "docs" / "registry.md").read_text(encoding="utf-8")
-    registry, manifest = load_registry(ROOT / "registry"), load_manifest(ROOT / "registry")
+    # The guide's gate and call claims are for a trafikey checkout, where the list is trafikey's.
+    _, checkout = copy_tree(tmp_path)
+    registry, manifest = load_registry(checkout), load_manifest(checkout)
     lines = [line for line in guide.splitlines() if "]{claim:" in line]
     spans = [span for line in lines for span in find_claims(line)]
     assert len(spans) >= 7

@@ -75,8 +75,9 @@ def test_dive_pages_are_real_pages_with_status(built_site: Path) -> None:
 def test_status_badge_wherever_a_page_is_linked(built_site: Path) -> None:
     """Every link to a course page carries the target's status, as a class and a badge."""
     module = article(soup(built_site / "trafikist/04-blocking-timers-and-the-bus/index.html"))
-    # A verb's link to its command page is code, not a lesson link: it carries no badge.
-    for link in module.select("a.tk-link:not(.tk-verb)"):
+    # A verb's link to its command page is code, not a lesson link: it carries no badge; nor
+    # does a choice marker, which is a badge of its own ("model's choice").
+    for link in module.select("a.tk-link:not(.tk-verb):not(.tk-choice__mark)"):
         status = link["data-status"]
         has_badge = link.select_one(f".tk-badge--{status}") is not None
         has_badge_nearby = link.find_parent(

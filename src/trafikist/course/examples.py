@@ -8,11 +8,10 @@ puts the model's run there: the same timeline and trace the duty widget draws (o
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 from trafikist.course.structure import Page
-from trafikist.errors import CourseError
+from trafikist.errors import CourseError, Problem
 
 EXAMPLE_SUFFIX = ".example.yml"
 
@@ -26,30 +25,14 @@ def example_path(page: Page) -> Path | None:
 def render_worked_example(page: Page) -> str:
     """The run of the page's example scenario, as HTML; CourseError when it cannot run."""
     # Imported here: only pages with a worked example need the model and its drawing.
-    import yaml
-
-    from trafikist.model import MODEL_CHOICES, ScenarioError, Simulation
+    from trafikist.course.runs import scenario_trace
+    from trafikist.model import MODEL_CHOICES
     from trafikist.model_view.draw import render_result_html
-    from trafikist.model_view.live import canonical_json
 
     path = example_path(page)
     if path is None or not path.is_file():
-        raise CourseError.at(
-            page.source or "modules",
-            _block_line(page),
-            "the worked-example block has no scenario to run.",
-            f"Write the scenario beside the page as {path.name if path else 'NN-slug.example.yml'}"
-            " (docs/scenarios.md), or remove the block.",
-        )
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        trace = Simulation(data, None, source=str(path)).run()
-    except yaml.YAMLError as error:
-        raise CourseError.at(path, None, f"malformed YAML: {error}.", "Fix the YAML.") from None
-    except ScenarioError as error:
-        raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
-    # The same round trip as the duty widget's, so the drawing reads what a page would.
-    trace = json.loads(canonical_json(trace))
+        raise CourseError(missing_scenario(page))
+    trace = scenario_trace(path)
     words = {choice.id: choice.text for choice in MODEL_CHOICES}
     used = [choice for choice in trace.get("choices", []) if choice in words]
     choices = "".join(
@@ -67,6 +50,18 @@ def render_worked_example(page: Page) -> str:
             else ""
         )
         + "</section>"
+    )
+
+
+def missing_scenario(page: Page) -> Problem:
+    """The problem of a worked-example block whose scenario file is not there."""
+    path = example_path(page)
+    return Problem(
+        page.source or "modules",
+        _block_line(page),
+        "the worked-example block has no scenario to run.",
+        f"Write the scenario beside the page as {path.name if path else 'NN-slug.example.yml'}"
+        " (docs/scenarios.md), or remove the block.",
     )
 
 

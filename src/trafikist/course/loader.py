@@ -23,6 +23,7 @@ from trafikist.course.sources import (
     read_front_matter,
     read_text,
     require_fields,
+    yaml_source_quotes,
 )
 from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
 from trafikist.errors import CourseError, _display_path
@@ -253,6 +254,7 @@ def _load_duties(folder: Path) -> list[Duty]:
     if not path.is_file():
         return []
     text = read_text(path)
+    text_lines = text.splitlines()
     data, node = load_yaml_node(text, path)
     raw = data.get("duties") if isinstance(data, dict) else None
     if not isinstance(raw, list):
@@ -293,6 +295,9 @@ def _load_duties(folder: Path) -> list[Duty]:
                 )
             check_scenario(folder / "scenarios" / f"{name}.yml")
         _check_processes(entry, duty_id, [str(name) for name in scenarios], folder, path, line)
+        lines = {
+            name: line_of_path(node, f"duties[{index}].{name}") or line for name in Duty.TEXT_FIELDS
+        }
         duties.append(
             Duty(
                 id=duty_id,
@@ -304,6 +309,11 @@ def _load_duties(folder: Path) -> list[Duty]:
                 scenarios=[str(name) for name in scenarios],
                 source=path,
                 line=line,
+                lines=lines,
+                sources={
+                    name: yaml_source_quotes(text_lines, field_line)
+                    for name, field_line in lines.items()
+                },
             )
         )
     return duties

@@ -24,6 +24,7 @@ from markdown.extensions.toc import slugify
 
 from trafikist.course.examples import render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.course.sources import DRAFT
 from trafikist.course.structure import (
     STATUS_LEGEND,
     Course,
@@ -38,11 +39,12 @@ from trafikist.errors import CourseError
 GENERATED_BLOCK = re.compile(
     r"^/// (?P<name>duties|dive-cards|up-next|worked-example)\s*\n///\s*$", re.M
 )
-# The draft a scaffolded planned page carries (trafikist.course.scaffold), to the end marker.
-DRAFT = re.compile(r"^<!-- trafikist:draft\b.*?\btrafikist:draft -->[ \t]*\n?", re.M | re.S)
-HEADING_2 = re.compile(r"^## (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
+BLOCK_LINE = re.compile(r"^\s*///")
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+ATTR_ID = re.compile(r"\{:?[^}\n]*?(?<![\w&])#(?P<id>[\w-]+)[^}\n]*\}")
+HTML_ID = re.compile(r"""\sid=["'](?P<id>[^"'\s]+)["']""")
 RESOLVED_LINK = re.compile(
     r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<fragment>#[^"]*)?"(?P<after>[^>]*)>'
 )
@@ -241,26 +243,51 @@ def split_lede(body: str) -> tuple[str, str]:
     return body[: match.start()], body[match.start() :]
 
 
+HEADING = re.compile(r"^(?P<hashes>#{2,6}) (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
+
+
 def with_heading_ids(body: str) -> tuple[str, list[Section]]:
-    """Give each level-2 heading an explicit id, and list them for the section nav."""
+    """Give every heading an explicit id (so the anchors a link may name are known before any
+    engine renders the page), and list the level-2 ones for the section nav."""
     sections: list[Section] = []
+    taken: set[str] = set()
     lines = body.split("\n")
     in_fence = False
+    blocks = 0  # inside a `///` block a heading is the block's own (a pattern's side)
     for index, line in enumerate(lines):
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
-        match = None if in_fence else HEADING_2.match(line)
+        if not in_fence and BLOCK_LINE.match(line):
+            blocks += -1 if line.strip() == "///" else 1
+            blocks = max(blocks, 0)
+        match = None if in_fence or blocks else HEADING.match(line)
         if match is None:
             continue
         text, attrs = match["text"], match["attrs"] or ""
         explicit = EXPLICIT_ID.search(attrs)
-        anchor = explicit["id"] if explicit else slugify(text, "-")
-        label = TOC_LABEL.search(attrs)
-        sections.append(Section(anchor, label["label"] if label else text))
+        # As toc slugifies the rendered text: a link's words, not its target.
+        anchor = explicit["id"] if explicit else slugify(MARKDOWN_LINK.sub(r"\1", text), "-")
         if not explicit:
+            # As Python-Markdown's toc numbers a repeated heading: anchor, anchor_1, …
+            base, number = anchor, 0
+            while anchor in taken:
+                number += 1
+                anchor = f"{base}_{number}"
             attrs = f"#{anchor} {attrs}".strip()
-        lines[index] = f"## {text} {{ {attrs} }}"
+        taken.add(anchor)
+        if len(match["hashes"]) == 2:
+            label = TOC_LABEL.search(attrs)
+            sections.append(Section(anchor, label["label"] if label else text))
+        lines[index] = f"{match['hashes']} {text} {{ {attrs} }}"
     return "\n".join(lines), sections
+
+
+def anchors_in(markdown_text: str) -> set[str]:
+    """The ids a page's Markdown gives its elements: explicit heading and attribute ids, and
+    `id="…"` in its raw HTML."""
+    found = {match["id"] for match in ATTR_ID.finditer(markdown_text)}
+    found |= {match["id"] for match in HTML_ID.finditer(markdown_text)}
+    return found
 
 
 def _yaml_string(text: str) -> str:

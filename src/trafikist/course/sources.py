@@ -16,6 +16,15 @@ import yaml
 from trafikist.errors import CourseError
 
 FENCE = "---"
+# A source comment cites the seed sentence a sentence follows from: `<!-- seed: "…" -->` in
+# Markdown, right after the sentence; `# seed: "…"` in YAML, right above the field. One comment
+# may quote several sentences, each in double quotes.
+SOURCE_COMMENT = re.compile(r"<!--\s*seed:(?P<body>.*?)-->", re.DOTALL)
+YAML_SOURCE_COMMENT = re.compile(r"^\s*#\s*seed:(?P<body>.*)$", re.MULTILINE)
+# The draft a scaffolded planned page carries (trafikist.course.scaffold), to its end marker: it
+# stays in the source for its author, out of the published page and out of every check.
+DRAFT = re.compile(r"^<!-- trafikist:draft\b.*?\btrafikist:draft -->[ \t]*\n?", re.M | re.S)
+QUOTED = re.compile(r'"(?P<quote>(?:[^"\\]|\\.)+)"')
 
 
 @dataclass
@@ -24,6 +33,40 @@ class FrontMatterDocument:
     meta_lines: dict[str, int]  # top-level key -> line in the file
     body: str
     body_line: int  # line in the file where the body starts
+
+
+@dataclass(frozen=True)
+class SourceComment:
+    start: int  # offset of the comment in the text scanned
+    end: int
+    quotes: tuple[str, ...]  # the seed sentences (or parts of them) it cites
+
+
+def source_comments(text: str, yaml: bool = False) -> list[SourceComment]:
+    """The source comments in Markdown (or, with `yaml`, in YAML text)."""
+    pattern = YAML_SOURCE_COMMENT if yaml else SOURCE_COMMENT
+    return [
+        SourceComment(
+            match.start(),
+            match.end(),
+            tuple(
+                " ".join(re.sub(r"\\(.)", r"\1", q["quote"]).split())
+                for q in QUOTED.finditer(match["body"])
+            ),
+        )
+        for match in pattern.finditer(text)
+    ]
+
+
+def yaml_source_quotes(lines: list[str], line: int) -> tuple[str, ...]:
+    """What the `# seed: "…"` comment lines right above line `line` (1-based) cite."""
+    quotes: list[str] = []
+    index = line - 2
+    while index >= 0 and lines[index].lstrip().startswith("#"):
+        for comment in source_comments(lines[index], yaml=True):
+            quotes[:0] = comment.quotes
+        index -= 1
+    return tuple(quotes)
 
 
 def read_text(path: Path) -> str:

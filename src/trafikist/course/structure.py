@@ -115,6 +115,17 @@ class Duty:
     scenarios: list[str]
     source: Path
     line: int
+    lines: dict[str, int] = field(default_factory=dict)  # field -> its line in duties.yml
+    # field -> the seed sentences its source comments (`# seed: "…"` above it) cite
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    TEXT_FIELDS = ("label", "library", "trafikey", "between_calls")
+
+    def text(self, name: str) -> str:
+        return str(getattr(self, name))
+
+    def line_of(self, name: str) -> int:
+        return self.lines.get(name, self.line)
 
 
 @dataclass

@@ -3,6 +3,12 @@
 - A claim `[sentence]{claim: EMQ.PROMOTE.arity = 6}` renders as the sentence alone, wrapped as
   `<span class="tk-claim" data-claim="EMQ.PROMOTE.arity = 6">sentence</span>`; the build checks
   the claim (trafikist.registry.claims).
+- An expectation `[sentence]{expect: j1 in schedule at 2.9}` renders the same way, as
+  `<span class="tk-expect" data-expect="…">`; the build runs it on the model
+  (trafikist.course.expectations).
+- A choice `[a batch of 2]{choice: scenario}` renders its text followed by the marker the
+  duty widget's list of the model's own choices uses, a link to that choice on the page of the
+  model's own choices: the reader sees which values the model chose.
 - An `EMQ.*` verb written in prose links to its reference page:
   `<a class="tk-verb" href="id:command-emq-promote"><code>EMQ.PROMOTE</code></a>`. Verbs in code
   spans, code blocks and existing links stay as they are. The `id:` href is resolved to a
@@ -25,6 +31,11 @@ from markdown.util import AtomicString
 from trafikist.registry.model import command_slug
 from trafikist.registry.syntax import VERB, claim_at
 
+# The page that lists the model's own choices (trafikist.registry.reference), and the marker.
+CHOICES_PAGE_ID = "model-choices"
+CHOICE_ANCHOR = "choice-{id}"
+CHOICE_MARK = "model's choice"
+
 # After code spans (190) and escapes (180), so a claim's sentence keeps its code spans and a
 # claim inside a code span stays literal; before links (160), so a claim may hold links.
 CLAIM_PRIORITY = 175
@@ -43,9 +54,34 @@ class ClaimInlineProcessor(InlineProcessor):
         span = claim_at(data, m.start(0))
         if span is None:
             return None, None, None
-        element = etree.Element("span", {"class": "tk-claim", "data-claim": span.expression})
+        if span.kind == "choice":
+            return choice_marked(span.text, span.expression), span.start, span.end
+        element = etree.Element(
+            "span", {"class": f"tk-{span.kind}", f"data-{span.kind}": span.expression}
+        )
         element.text = span.text  # later patterns render its code, links and verbs
         return element, span.start, span.end
+
+
+def choice_marked(text: str, choice_id: str) -> etree.Element:
+    """`text`, then the marker that names it the model's own choice and links to the choice."""
+    element = etree.Element("span", {"class": "tk-choice", "data-choice": choice_id})
+    element.text = text
+    # Read aloud as "…, model's choice", the way a status badge is.
+    separator = etree.SubElement(element, "span", {"class": "tk-visually-hidden"})
+    separator.text = AtomicString(", ")
+    mark = etree.SubElement(
+        element,
+        "a",
+        {
+            "class": "tk-choice__mark",
+            "href": f"id:{CHOICES_PAGE_ID}#{CHOICE_ANCHOR.format(id=choice_id)}",
+            "data-no-badge": "",
+        },
+    )
+    mark.text = AtomicString(CHOICE_MARK)
+    mark.tail = ""
+    return element
 
 
 class VerbInlineProcessor(InlineProcessor):

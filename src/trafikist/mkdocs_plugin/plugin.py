@@ -36,7 +36,7 @@ from trafikist.course.structure import Page as CoursePage
 from trafikist.course.structure import Status
 from trafikist.errors import CourseError
 from trafikist.minify import minify_css
-from trafikist.mkdocs_plugin import preview
+from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, digest, files_signature
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.site import Site, load_site
@@ -66,6 +66,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     def __init__(self) -> None:
         self.site: Site | None = None
         self.base_dir = Path.cwd()
+        self.docs_dir = self.base_dir / "docs"
         self.final_site_dir: str | None = None
         self.staging_dir: str | None = None
         self.warnings = _WarningCounter()
@@ -96,16 +97,20 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         self.base_dir = Path(config.config_file_path or "mkdocs.yml").resolve().parent
+        self.docs_dir = Path(config.docs_dir)
         try:
             self.site = load_site(
                 self._path(self.config.modules_dir),
                 base_dir=self.base_dir,
                 registry=self.config.registry,
                 directory_urls=config.use_directory_urls,
+                strict=bool(config.strict),
+                warn=lambda problem: log.warning(str(problem)),
             )
         except CourseError as error:
             raise PluginError(str(error)) from None
         self._prepare_duty_widget(config)
+        validation.install(self._source_of)
         config.markdown_extensions.extend(self.site.markdown_extensions())
         config.nav = self.site.nav(config.use_directory_urls) + self._extra_nav(config)
         # One stylesheet for all of widgets/: one render-blocking request instead of several.
@@ -397,6 +402,15 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             target.write_bytes(site_file.content or b"")
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _source_of(self, src_uri: str) -> Path | None:
+        """The author's file behind a page: a course source, or a page of docs/."""
+        if self.site is not None:
+            for page in self.site.pages():
+                if page.src_uri() == src_uri:
+                    return page.source
+        docs = self.docs_dir / src_uri
+        return docs if docs.is_file() else None
 
     def _path(self, value: str) -> Path:
         return (self.base_dir / value).resolve()

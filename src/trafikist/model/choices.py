@@ -129,7 +129,8 @@ MODEL_CHOICES: tuple[Choice, ...] = (
     Choice(
         "reaper",
         "The reaper (Jobs.reap/2, script @reap) returns every expired lease to pending, restart "
-        "expiries included, with no count, at most 100 a call.",
+        "expiries included, with no count, at most 100 a call. A consumer configured without "
+        "the reaper recovers with the counted sweep (Stalled.check/3) on its beat instead.",
     ),
     Choice(
         "claim",
@@ -180,6 +181,18 @@ MODEL_CHOICES: tuple[Choice, ...] = (
         "stream-consumer",
         "EchoMQ.StreamConsumer's pass: XAUTOCLAIM (min idle 5 s, COUNT 10), then XREADGROUP "
         "(COUNT 10, BLOCK one second), then each entry is handled in turn.",
+    ),
+    Choice(
+        "gate-list",
+        "The load gate's list of host functions in the registry snapshot. Module 04 states the "
+        "gate and that its list names no blocked-client, ready-signal or timer function; it "
+        "gives none of the list's entries.",
+    ),
+    Choice(
+        "scenario",
+        "A scenario's values: its jobs, their ids and due times, its processes' names, "
+        "intervals, beats, batches and limits, its faults and how long it runs. Module 04 "
+        "gives none of them; each scenario file states its own.",
     ),
     Choice(
         "rtt",

@@ -28,6 +28,8 @@ from trafikist.registry.claims import (
 )
 from trafikist.registry.manifest import Manifest
 from trafikist.registry.model import Registry, Row
+from trafikist.registry.provenance import check_provenance
+from trafikist.registry.seed import Seed
 from trafikist.registry.syntax import Excerpt, Fence
 
 MANIFEST_FIX = "registry/library.yml"
@@ -42,16 +44,22 @@ class Text:
     line_at: Callable[[int], int | None]
 
 
-def check_course(course: Course, registry: Registry, manifest: Manifest) -> list[Problem]:
-    """All four checks over every page written by an author; an empty list when all hold."""
+def check_course(
+    course: Course, registry: Registry, manifest: Manifest, seed: Seed | None = None
+) -> list[Problem]:
+    """All the checks over every page written by an author; an empty list when all hold."""
     problems: list[Problem] = []
     for page in course.pages.values():
         if page.source is not None:
-            problems.extend(check_page(page, registry, manifest))
+            problems.extend(check_page(page, registry, manifest, seed))
     return _unique(problems)
 
 
-def check_page(page: Page, registry: Registry, manifest: Manifest) -> list[Problem]:
+def check_page(
+    page: Page, registry: Registry, manifest: Manifest, seed: Seed | None = None
+) -> list[Problem]:
+    """The four checks, and with the seed the provenance of every sentence
+    (trafikist.registry.provenance)."""
     assert page.source is not None
     scanned = syntax.scan(page.body)
     problems = list(_check_fences(page.source, scanned.fences, page.body_line, registry))
@@ -67,6 +75,8 @@ def check_page(page: Page, registry: Registry, manifest: Manifest) -> list[Probl
         reader = _without_expressions(text.text)
         problems.extend(_check_verbs(text, reader, registry, exempt))
         problems.extend(_check_library(text, reader, manifest))
+    if seed is not None:
+        problems.extend(check_provenance(page, seed, set(registry.rows)))
     return problems
 
 
@@ -78,8 +88,8 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
         if isinstance(value, str):
             yield Text(page.source, value, lambda _offset, key=key: page.line_of(key))
     for duty in page.duties:
-        for value in (duty.label, duty.library, duty.trafikey, duty.between_calls):
-            yield Text(duty.source, value, lambda _offset, line=duty.line: line)
+        for name in duty.TEXT_FIELDS:
+            yield Text(duty.source, duty.text(name), lambda _offset, n=name, d=duty: d.line_of(n))
 
 
 # ---------------------------------------------------------------- 1. excerpts
@@ -199,7 +209,17 @@ def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterato
                     f"Write one of: {FORMS} (docs/registry.md).",
                 )
                 continue
-            if not verdict.holds:
+            if verdict.circular:
+                yield Problem(
+                    text.file,
+                    line,
+                    f"the claim '{expression}' checks nothing: {verdict.why}. "
+                    f'Sentence: "{sentence}"',
+                    "Drop the claim: cite the seed sentence the sentence follows from in a source "
+                    'comment (<!-- seed: "…" -->), or mark the value as the model\'s own choice '
+                    "([…]{choice: ID}).",
+                )
+            elif not verdict.holds:
                 yield Problem(
                     text.file,
                     line,
@@ -250,6 +270,10 @@ def _check_library(text: Text, reader: str, manifest: Manifest) -> Iterator[Prob
             continue
         if match.group() not in manifest.scripts:
             yield _unknown(text, match.start(), match.group(), "script", manifest.scripts, manifest)
+    for match in syntax.WIRE.finditer(reader):
+        wire = f"wire: {match['number']}"
+        if wire not in manifest.wires:
+            yield _unknown(text, match.start(), wire, "wire", manifest.wires, manifest)
 
 
 def _unknown(

@@ -27,6 +27,7 @@ from trafikist.registry import hostapi
 from trafikist.registry.manifest import Manifest
 from trafikist.registry.model import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
 from trafikist.registry.quantity import parse_quantity
+from trafikist.registry.syntax import split_predicates
 
 ROW_CLAIM = re.compile(
     r"^(?P<selector>[A-Z*?][A-Z0-9_.*?]*?)\.(?P<field>[a-z]+)"
@@ -51,23 +52,14 @@ class ClaimSyntaxError(ValueError):
 class Verdict:
     holds: bool
     why: str = ""  # what the registry or manifest holds instead, when it does not hold
-    checked: bool = True  # False when the fact cannot be checked here (no crate source)
+    # True when every value the claim reads is the model's own choice, or is not there to read
+    # (the snapshot has no crate source): such a claim would only check the model against
+    # itself, so the build refuses it instead of counting it as checked.
+    circular: bool = False
 
 
 def split_expressions(expression: str) -> list[str]:
-    parts: list[str] = []
-    current: list[str] = []
-    quoted = False
-    for char in expression:
-        if char == '"':
-            quoted = not quoted
-        if char == ";" and not quoted:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current).strip())
-    return [part for part in parts if part]
+    return split_predicates(expression)
 
 
 def absent_globs(expression: str) -> list[str]:
@@ -118,6 +110,11 @@ def _rows(
     if not rows:
         return Verdict(False, f"registry::TABLE has no row named {selector}")
     wanted = _unquote(value if value is not None else text)
+    if all(field in row.chosen_fields for row in rows):
+        chosen = ", ".join(row.name for row in rows)
+        return Verdict(
+            False, f"the {field} of {chosen} is the model's own choice, not trafikey's", True
+        )
     for row in rows:
         failure = _row_holds(row, field, op, wanted, value is None)
         if failure:
@@ -201,13 +198,18 @@ def _gate(rest: str, registry: Registry) -> Verdict:
         return Verdict(
             False, "the registry has no load gate list (a const array of host function names)"
         )
-    return _names_claim(rest, registry.gate_functions, f"the gate list ({where})")
+    verdict = _names_claim(rest, registry.gate_functions, f"the gate list ({where})")
+    if registry.gate_chosen and verdict.holds:
+        return Verdict(
+            False, f"the entries of the gate list ({where}) are the model's own choice", True
+        )
+    return verdict
 
 
 def _calls(rest: str, registry: Registry) -> Verdict:
     if registry.source_calls is None:
         _names_claim(rest, [], "")  # still reject a malformed claim
-        return Verdict(True, "the crate's source is not available (a snapshot)", checked=False)
+        return Verdict(False, "the snapshot holds no crate source to search", circular=True)
     return _names_claim(rest, sorted(registry.source_calls), "the crate's source")
 
 

@@ -14,15 +14,17 @@ from trafikist.errors import CourseError, Problem, display_path
 from trafikist.registry.quantity import Quantity, parse_quantity
 
 MANIFEST_FILE = "library.yml"
-SECTIONS = ("modules", "functions", "scripts", "defaults")
+SECTIONS = ("modules", "functions", "scripts", "wires", "defaults")
 MODULE_NAME = re.compile(r"^EchoMQ(\.[A-Z]\w*)+$")
 FUNCTION_NAME = re.compile(r"^EchoMQ(\.[A-Z]\w*)+\.[a-z_]\w*[!?]?/\d+$")
 SCRIPT_NAME = re.compile(r"^@[a-z_][a-z0-9_]*$")
 DEFAULT_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+WIRE_NAME = re.compile(r"^wire: \d+$")
 PATTERNS = {
     "modules": MODULE_NAME,
     "functions": FUNCTION_NAME,
     "scripts": SCRIPT_NAME,
+    "wires": WIRE_NAME,
     "defaults": DEFAULT_NAME,
 }
 
@@ -47,6 +49,7 @@ class Manifest:
     modules: dict[str, Entry] = field(default_factory=dict)
     functions: dict[str, Entry] = field(default_factory=dict)
     scripts: dict[str, Entry] = field(default_factory=dict)
+    wires: dict[str, Entry] = field(default_factory=dict)  # "wire: 6"
     defaults: dict[str, Default] = field(default_factory=dict)
 
     def names(self) -> set[str]:
@@ -54,6 +57,11 @@ class Manifest:
 
     def location(self, entry: Entry) -> str:
         return f"{display_path(self.file)}:{entry.line}"
+
+
+def entries(manifest: Manifest) -> list[Entry]:
+    """Every entry, in the manifest's sections' order."""
+    return [entry for section in SECTIONS for entry in getattr(manifest, section).values()]
 
 
 def resolve_manifest_path(registry_path: Path, base_dir: Path) -> Path:
@@ -133,6 +141,7 @@ def _entry(
                     "modules": "Write a module as EchoMQ.Name.",
                     "functions": "Write a function as EchoMQ.Module.name/arity.",
                     "scripts": "Write a script as @name.",
+                    "wires": "Write a wire as 'wire: 6'.",
                     "defaults": "Write a default's id as a lowercase slug, like consumer-beat.",
                 }[section],
             )

@@ -7,6 +7,7 @@ name the verb ("Quoted in").
 
 from __future__ import annotations
 
+import html
 import textwrap
 from typing import Any
 
@@ -19,20 +20,29 @@ CHOSEN_NOTE = "the model's own choice, not trafikey's"
 NOT_GIVEN = "none (`None`)"
 
 
+CHOICES_PAGE_ID = "model-choices"
+
+
 def reference_book() -> Book:
     return Book(
         id=REFERENCE_BOOK_ID,
         title="Command reference",
+        # seed: "The job core, natively — the previous module: the thirteen verbs, two of which
+        # this module follows." trafikey registers more rows than the snapshot holds.
         summary=(
-            "One page per row of trafikey's registry::TABLE: arity, flags, ACL categories, key "
-            "spec and handler, and the lessons that quote it."
+            "One page per row of the registry snapshot the build checks the course against: "
+            "the two rows module 04 quotes and the three bus verbs it names, with arity, flags, "
+            "ACL categories, key spec and handler, and the lessons that quote each. trafikey "
+            "registers more: module 03's job core alone has thirteen verbs."
         ),
         folder="reference",
         numbered=False,
     )
 
 
-def reference_pages(course: Course, registry: Registry) -> list[Page]:
+def reference_pages(course: Course, registry: Registry, with_choices: bool = False) -> list[Page]:
+    """One page per row; with `with_choices`, also the page of the model's own choices, which
+    every choice marker on a page links to."""
     book = reference_book()
     quoted_in = verbs_by_page(course, registry)
     pages: list[Page] = []
@@ -53,7 +63,56 @@ def reference_pages(course: Course, registry: Registry) -> list[Page]:
         )
         book.pages.append(page)
         pages.append(page)
+    if with_choices:
+        page = choices_page(book, registry)
+        book.pages.append(page)
+        pages.append(page)
     return pages
+
+
+def choices_page(book: Book, registry: Registry) -> Page:
+    """Every value the model chose where the course gives none, each with the marker and the
+    anchor (`#choice-ID`) that the pages' choice markers link to."""
+    from trafikist.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK
+    from trafikist.model.choices import MODEL_CHOICES
+
+    items = "\n".join(
+        f'<dt id="{CHOICE_ANCHOR.format(id=choice.id)}"><span class="tk-choice__mark">'
+        f"{CHOICE_MARK}</span> {html.escape(choice.id)}</dt>\n<dd>{html.escape(choice.text)}</dd>"
+        for choice in MODEL_CHOICES
+    )
+    chosen_rows = [row.name for row in registry.rows.values() if row.chosen_fields]
+    snapshot = (
+        f"In the registry snapshot, the rows of {', '.join(chosen_rows)} hold values the model "
+        "chose for every field the course does not give; each command's page marks them."
+        if chosen_rows
+        else ""
+    )
+    body = "\n".join(
+        [
+            "The course states what trafikey and EchoMQ do. The model needs values the course "
+            "does not give: key names, argument orders, intervals, the jobs of a scenario. It "
+            f"chooses each one, and every page that shows such a value marks it *{CHOICE_MARK}*, "
+            "with a link here.",
+            "",
+            snapshot,
+            "",
+            f'<dl class="tk-choices-list">\n{items}\n</dl>',
+            "",
+        ]
+    )
+    return Page(
+        id=CHOICES_PAGE_ID,
+        kind=Kind.REFERENCE,
+        title="The model's own choices",
+        summary="Every value the model chose where the course gives none.",
+        status=Status.BUILT,
+        book=book,
+        source=None,
+        body=body,
+        path="reference/model-choices",
+        meta={},
+    )
 
 
 def verbs_by_page(course: Course, registry: Registry) -> list[tuple[Page, set[str]]]:

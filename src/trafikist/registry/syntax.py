@@ -1,11 +1,19 @@
-"""What the checks read in a page's Markdown: claims, verbs, library names, code fences and
-excerpt blocks. Pure text scanning, shared by the checks and the Markdown extension.
+"""What the checks read in a page's Markdown: marked spans, verbs, library names, code fences,
+excerpt blocks and source comments. Pure text scanning, shared by the checks and the Markdown
+extension.
 
-The claim syntax is a bracketed span followed by the claim:
+A marked span is a bracketed text followed by what checks or marks it:
 
     [no row carries the blocking command flag]{claim: *.flags lacks blocking}
+    [j1 stays in schedule until 3 s]{expect: j1 in schedule from 2.5 to 3}
+    [a batch of 2]{choice: scenario}
 
-The reader sees only the text in brackets.
+A claim is checked against the registry or the library manifest, an expectation against the
+model's run, and a choice marks a value the model chose. The reader sees the text in brackets
+(a choice also gets its visible marker).
+
+A source comment cites the seed sentence a sentence follows from: `<!-- seed: "…" -->` in
+Markdown, `# seed: "…"` in YAML. It covers the sentence it closes.
 """
 
 from __future__ import annotations
@@ -15,7 +23,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-CLAIM_OPEN = re.compile(r"\{\s*claim\s*:")
+from trafikist.course.sources import DRAFT, SOURCE_COMMENT
+
+SPAN_KINDS = ("claim", "expect", "choice")
+CLAIM_OPEN = re.compile(r"\{\s*(?P<kind>claim|expect|choice)\s*:")
+
 # The only characters the claim scanner stops at: an escape, a code span, an opening bracket.
 _SIGNIFICANT = re.compile(r"[\\`\[]")
 _BACKTICKS = re.compile(r"`+")
@@ -23,6 +35,7 @@ _BACKTICKS = re.compile(r"`+")
 VERB = re.compile(r"(?<![\w.@/-])EMQ(?:\.[A-Z][A-Z0-9_]*)+(?![\w])")
 FUNCTION = re.compile(r"(?<![\w.@/])(?P<name>(?:[A-Z]\w*\.)+[a-z_]\w*[!?]?/\d+)")
 MODULE = re.compile(r"(?<![\w.@/])EchoMQ(?:\.[A-Z]\w*)+")
+WIRE = re.compile(r"\bwire:\s*(?P<number>\d+)")
 SCRIPT = re.compile(r"(?<![\w@.+/-])@(?P<name>[a-z_][a-z0-9_]*)\b")
 # Valkey's ACL categories (ACL CAT) are written `@slow`, `+@all` too; they are not scripts.
 ACL_CATEGORIES = frozenset(
@@ -64,8 +77,9 @@ class ClaimSpan:
     start: int  # offset of `[`
     end: int  # offset after `}`
     text: str  # what the reader sees, as written (Markdown)
-    expression: str  # what the build checks
+    expression: str  # what the build checks (a claim, an expectation) or the choice's id
     text_start: int  # offset of the text, after `[`
+    kind: str = "claim"  # claim, expect or choice
 
     @property
     def sentence(self) -> str:
@@ -168,7 +182,8 @@ def scan(body: str) -> Scanned:
                     break
         prose_lines.append(line)
         index += 1
-    prose = HTML_COMMENT.sub(lambda match: blank(match.group()), "".join(prose_lines))
+    prose = DRAFT.sub(lambda match: blank(match.group()), "".join(prose_lines))
+    prose = HTML_COMMENT.sub(lambda match: blank(match.group()), prose)
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line))
@@ -181,9 +196,14 @@ def blank(text: str) -> str:
 
 
 def find_claims(text: str) -> Iterator[ClaimSpan]:
-    """Every `[text]{claim: …}` in `text`, outermost first, left to right; none inside a code
-    span or after a backslash, as Markdown would read them."""
-    if CLAIM_OPEN.search(text) is None:  # most text has no claim: skip the scan
+    """Every `[text]{claim: …}` in `text` (see `find_spans`)."""
+    return (span for span in find_spans(text) if span.kind == "claim")
+
+
+def find_spans(text: str) -> Iterator[ClaimSpan]:
+    """Every marked span (claim, expect, choice) in `text`, outermost first, left to right;
+    none inside a code span or after a backslash, as Markdown would read them."""
+    if CLAIM_OPEN.search(text) is None:  # most text has no marked span: skip the scan
         return
     index = 0
     while (found := _SIGNIFICANT.search(text, index)) is not None:
@@ -201,7 +221,7 @@ def find_claims(text: str) -> Iterator[ClaimSpan]:
 
 
 def claim_at(text: str, start: int) -> ClaimSpan | None:
-    """The claim that opens at `text[start] == "["`, or None when there is none."""
+    """The marked span that opens at `text[start] == "["`, or None when there is none."""
     close = _matching_bracket(text, start)
     if close is None:
         return None
@@ -217,6 +237,7 @@ def claim_at(text: str, start: int) -> ClaimSpan | None:
         text=text[start + 1 : close],
         expression=" ".join(text[opening.end() : end].split()),
         text_start=start + 1,
+        kind=opening["kind"],
     )
 
 
@@ -261,11 +282,28 @@ def _closing_brace(text: str, start: int) -> int | None:
     return None
 
 
+def split_predicates(expression: str) -> list[str]:
+    """The parts of a span's expression, split at `;` outside double quotes."""
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = False
+    for char in expression:
+        if char == '"':
+            quoted = not quoted
+        if char == ";" and not quoted:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current).strip())
+    return [part for part in parts if part]
+
+
 def strip_claims(text: str) -> str:
-    """The text as the reader sees it: every claim reduced to its bracketed words."""
+    """The text as the reader sees it: every marked span reduced to its bracketed words."""
     parts: list[str] = []
     position = 0
-    for span in find_claims(text):
+    for span in find_spans(text):
         parts.append(text[position : span.start])
         parts.append(strip_claims(span.text))
         position = span.end
@@ -274,8 +312,8 @@ def strip_claims(text: str) -> str:
 
 
 def plain(markdown: str) -> str:
-    """Markdown inline text as a sentence to quote: links reduced to their text, claims to theirs,
-    whitespace collapsed."""
-    text = strip_claims(markdown)
+    """Markdown inline text as a sentence to quote: links reduced to their text, marked spans to
+    theirs, source comments dropped, whitespace collapsed."""
+    text = strip_claims(SOURCE_COMMENT.sub(" ", markdown))
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     return " ".join(text.split())

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.structure import Duty
 from trafikist.errors import CourseError
-from trafikist.model import ScenarioError, Simulation
+from trafikist.model import ScenarioError
 from trafikist.model_view.controls import controls_of
 from trafikist.model_view.live import canonical_json, result_of
 
@@ -47,20 +46,6 @@ class BakedRun:
         ).encode()
 
 
-def load_scenario(path: Path) -> dict[str, Any]:
-    try:
-        # libyaml's loader when the wheel of PyYAML has it: the same data, several times faster.
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, yaml.YAMLError) as error:
-        raise CourseError.at(
-            path, None, f"cannot be read as YAML ({error}).", "Fix the YAML."
-        ) from None
-    if not isinstance(data, dict):
-        raise CourseError.at(path, 1, "is not a scenario mapping.", "See docs/scenarios.md.")
-    return data
-
-
 def bake_duty(module_folder: Path, duty: Duty) -> BakedRun | None:
     """The duty's default (first) scenario, run and drawn; None for a duty without one."""
     if not duty.scenarios:
@@ -68,14 +53,13 @@ def bake_duty(module_folder: Path, duty: Duty) -> BakedRun | None:
     name = duty.scenarios[0]
     path = module_folder / SCENARIOS_FOLDER / f"{name}.yml"
     data = load_scenario(path)
+    # The same run the duty's expectations check (trafikist.course.runs), after the JSON round
+    # trip the page's copy goes through, so the baked drawing is what the page compares with.
+    trace = scenario_trace(path)
     try:
-        trace = Simulation(data, None, source=str(path)).run()
         controls = controls_of(data)
     except ScenarioError as error:
         raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
-    # The page and the worker read the trace as JSON; a round trip makes the baked drawing
-    # come from exactly what the page will compare with (tuples become lists, and so on).
-    trace = json.loads(canonical_json(trace))
     return BakedRun(
         duty_id=duty.id,
         scenario_name=name,

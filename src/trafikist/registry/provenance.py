@@ -1,0 +1,398 @@
+"""Provenance: every sentence the course teaches about trafikey or EchoMQ has a source, and every
+fact in it is checked.
+
+trafikey and EchoMQ are not public: the seed (the published module 04 text) is the course's only
+source on them. A sentence that names one of them (trafikey, EchoMQ, Elixir, the module, the
+library, the reaper, the lane claim, the wake list, the beat, an EMQ verb, an EchoMQ module,
+function or script, a `wire: N`) must be one of these:
+
+- the seed's own words (it occurs in the seed, code marks and spacing aside);
+- a consequence of seed sentences cited by a source comment right after it
+  (`<!-- seed: "…" -->`; in YAML, `# seed: "…"` right above the field);
+- a sentence whose facts are all inside claims, expectations or choice markers.
+
+A fact is a number (digits or words: "one second", "100", "thirteen"), an arity, a command flag
+or ACL category, or the name of a verb, a library function, module or script, or a wire. A fact
+outside every claim, expectation and choice marker must be in the seed sentence it stands in,
+or in the seed sentences its source comment cites: "up to 200 members" does not follow from "up
+to 100 members". Headings, captions and block labels are labels, not statements: only their
+facts are checked.
+
+Problems here fail a strict build (`strict: true`, and `trafikist check`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trafikist.course.sources import SourceComment, source_comments, yaml_source_quotes
+from trafikist.course.structure import Page
+from trafikist.errors import Problem
+from trafikist.registry import syntax
+from trafikist.registry.seed import Seed, normalize
+
+# Names that make a sentence one about trafikey or EchoMQ.
+GENERAL_NAMES = re.compile(
+    r"\b(?:trafikey|EchoMQ|Elixir)\b(?!\.)|\b[Tt]he (?:module|library|reaper|lane claim)\b"
+    r"|\bwake list\b|\bbeats?\b"
+)
+NUMBER = re.compile(r"(?<![\w.@/:-])-?\d+(?:\.\d+)?(?![\w/])")
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "twenty": 20, "thirty": 30, "sixty": 60, "hundred": 100,
+    "thousand": 1000, "once": 1, "twice": 2,
+}  # fmt: skip
+NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+# Every number of a text, digits or words, to compare two texts but for their numbers.
+NUMBERS_MASK = re.compile(
+    r"(?<![\w.@/:-])-?\d+(?:\.\d+)?(?![\w/])|\b(?:" + "|".join(NUMBER_WORDS) + r")\b",
+    re.IGNORECASE,
+)
+# Valkey's command flags and ACL categories, as a sentence about a command's row names them.
+FLAG_WORDS = (
+    "write|readonly|denyoom|admin|pubsub|noscript|blocking|loading|stale|fast|slow|"
+    "may_replicate|no_auth|allow_busy|movablekeys|no_mandatory_keys"
+)
+FLAG_NEAR = re.compile(
+    rf"\b(?P<word>{FLAG_WORDS})\b(?=\W+(?:commands?|flags?)\b)|@(?P<acl>{FLAG_WORDS}|stream|string|list|sortedset)\b"
+)
+FLAG_CONTEXT = re.compile(r"\b(?:flags?|ACL|categor(?:y|ies))\b")
+FLAG_ANY = re.compile(rf"`?\b(?P<word>{FLAG_WORDS})\b`?")
+ARITY = re.compile(r"\barity\b")
+# Numbers that name the course's own parts, or Valkey's version: not facts about trafikey.
+COURSE_NUMBERS = re.compile(
+    r"\b(?:module|modules|dive|dives)\s+\d+(?:\s*(?:,|and|→)\s*\d+)*|\bValkey\s+\d+(?:\.\d+)*"
+    r"|[\w.-]+\.(?:ya?ml|md|txt|json)\b"
+)
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+ATTR_LIST = re.compile(r"(?<!\])\{[:\s]*(?:[.#]|data-|\w+=)[^}]*\}")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
+HEADING = re.compile(r"^\s*#{1,6}\s+")
+SENTENCE_END = re.compile(r"[.!?](?=\s+(?:[\[`\"(A-Z0-9@]|trafikey\b)|\s*$)")
+SPAN_FOLLOWER = re.compile(r"\s+(?:[\[`\"(A-Z0-9@]|trafikey\b)|\s*$")
+# A list entry that opens with a link to a course page, then " — ": the title is the page's.
+TITLED_ENTRY = re.compile(r"^\[[^\]]*\]\(id:[^)]*\)\s+—\s+")
+
+FIX_UNSOURCED = (
+    'Cite the seed sentence it follows from right after it (<!-- seed: "…" -->; in YAML, '
+    '# seed: "…" above the field), mark the values the model chose ([…]{choice: ID}), or '
+    'remove it (docs/authoring.md, "Sources").'
+)
+FIX_FACT = (
+    "Put it in a claim ([…]{claim: …}) or an expectation ([…]{expect: …}), cite the seed "
+    'sentence that states it (<!-- seed: "…" -->), or mark it as the model\'s own choice '
+    '([…]{choice: ID}) (docs/authoring.md, "Sources").'
+)
+
+
+@dataclass
+class Sentence:
+    file: Path
+    line: int
+    markdown: str  # the sentence as written, marked spans and links included
+    statement: bool  # False for headings, captions and labels: facts only
+    quotes: list[str] = field(default_factory=list)  # what its source comments cite
+    offset: int = 0  # where it starts in the text it came from (for source comments)
+    end: int = 0
+
+
+def check_provenance(page: Page, seed: Seed, verbs: set[str]) -> list[Problem]:
+    """Every sentence of an author's page (and its duties) about trafikey or EchoMQ."""
+    if page.source is None:
+        return []
+    problems: list[Problem] = []
+    for sentence in page_sentences(page):
+        problems.extend(_check(sentence, seed, verbs))
+    return problems
+
+
+# -- finding the sentences --------------------------------------------------------------------
+
+
+def page_sentences(page: Page) -> Iterator[Sentence]:
+    """Every sentence of the page's body, front matter and duties, with its line."""
+    assert page.source is not None
+    scanned = syntax.scan(page.body)
+    comments = source_comments(page.body)
+    for start, text, statement in _units(scanned.prose):
+        line = page.body_line + scanned.line_of(start)
+        found = list(_split(text, start, page.source, line, statement))
+        for sentence in found:
+            sentence.line = page.body_line + scanned.line_of(sentence.offset)
+        _attach(found, comments, start, start + len(text), page.body)
+        yield from found
+    lines = _file_lines(page.source)
+    for key in ("title", "summary"):
+        value = page.meta.get(key)
+        if isinstance(value, str) and (line := page.line_of(key)):
+            quotes = list(yaml_source_quotes(lines, line))
+            for sentence in _split(value, 0, page.source, line, key == "summary"):
+                sentence.quotes = quotes
+                yield sentence
+    up_next = page.meta.get("up_next")
+    if isinstance(up_next, dict) and (parent := page.line_of("up_next")):
+        for key, value in up_next.items():
+            line = _child_line(lines, parent, str(key))
+            quotes = list(yaml_source_quotes(lines, line))
+            for sentence in _split(str(value), 0, page.source, line, True):
+                sentence.quotes = quotes
+                yield sentence
+    for duty in page.duties:
+        for name in duty.TEXT_FIELDS:
+            line = duty.line_of(name)
+            for sentence in _split(duty.text(name), 0, duty.source, line, name != "label"):
+                sentence.quotes = list(duty.sources.get(name, ()))
+                yield sentence
+
+
+def _units(prose: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, text, is a statement) for each paragraph, list item, heading and block label."""
+    offset = 0
+    unit_start: int | None = None
+    unit_end = 0
+
+    def flush() -> Iterator[tuple[int, str, bool]]:
+        if unit_start is not None:
+            yield unit_start, prose[unit_start:unit_end], True
+
+    for raw in prose.splitlines(keepends=True):
+        line = raw.rstrip("\r\n")
+        stripped = line.strip()
+        block = syntax.BLOCK_OPEN.match(line)
+        if not stripped or syntax.BLOCK_CLOSE.match(line) or block or HEADING.match(line):
+            yield from flush()
+            unit_start = None
+            if block and block["arg"]:
+                yield offset + line.index(block["arg"]), block["arg"], False
+            elif HEADING.match(line):
+                head = HEADING.match(line)
+                assert head is not None
+                yield offset + head.end(), line[head.end() :], False
+        elif LIST_ITEM.match(line) or stripped.startswith("<"):
+            yield from flush()
+            unit_start = None
+            if not stripped.startswith("<"):
+                item = LIST_ITEM.match(line)
+                assert item is not None
+                unit_start, unit_end = offset + item.end(), offset + len(line)
+        else:
+            if unit_start is None:
+                unit_start = offset + (len(line) - len(line.lstrip()))
+            unit_end = offset + len(line)
+        offset += len(raw)
+    yield from flush()
+
+
+def _split(text: str, start: int, file: Path, line: int, statement: bool) -> Iterator[Sentence]:
+    """The sentences of `text`; a marked span is never split, whatever it holds, and a span
+    whose text ends a sentence ends one."""
+    found = list(syntax.find_spans(text))
+    spans = [(span.start, span.end) for span in found]
+    cuts = [match.end() for match in SENTENCE_END.finditer(text)]
+    cuts += [
+        span.end
+        for span in found
+        if span.text.rstrip().endswith((".", "!", "?")) and SPAN_FOLLOWER.match(text, span.end)
+    ]
+    begin = 0
+    for cut in sorted(set(cuts)):
+        if any(a < cut < b for a, b in spans):
+            continue
+        chunk = text[begin:cut]
+        if chunk.strip():
+            lead = len(chunk) - len(chunk.lstrip())
+            yield Sentence(
+                file, line, chunk.strip(), statement, [], start + begin + lead, start + cut
+            )
+        begin = cut
+    rest = text[begin:]
+    if rest.strip():
+        lead = len(rest) - len(rest.lstrip())
+        yield Sentence(
+            file, line, rest.strip(), statement, [], start + begin + lead, start + len(text)
+        )
+
+
+def _attach(
+    sentences: list[Sentence], comments: list[SourceComment], start: int, end: int, body: str
+) -> None:
+    """A source comment covers the sentence it closes: the last one that ends before it, in
+    the same paragraph or on the line right after it."""
+    for comment in comments:
+        if not sentences or comment.start < start:
+            continue
+        if comment.start > end and (
+            body[end : comment.start].strip() or "\n\n" in body[end : comment.start]
+        ):
+            continue
+        before = [s for s in sentences if s.end <= comment.start + 1]
+        target = before[-1] if before else sentences[0]
+        target.quotes.extend(comment.quotes)
+
+
+def _child_line(lines: list[str], parent: int, key: str) -> int:
+    pattern = re.compile(rf"^\s+{re.escape(key)}\s*:")
+    for index in range(parent, min(len(lines), parent + 40)):
+        if pattern.match(lines[index]):
+            return index + 1
+    return parent
+
+
+_FILE_LINES: dict[tuple[str, int], list[str]] = {}
+
+
+def _file_lines(path: Path) -> list[str]:
+    key = (str(path), path.stat().st_mtime_ns)
+    lines = _FILE_LINES.get(key)
+    if lines is None:
+        lines = _FILE_LINES[key] = path.read_text(encoding="utf-8").splitlines()
+    return lines
+
+
+# -- checking one sentence --------------------------------------------------------------------
+
+
+def _check(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
+    text = sentence.markdown
+    spans = list(syntax.find_spans(text))
+    # What the reader sees outside every marked span, offsets kept (link targets blanked).
+    outside = text
+    for span in reversed(spans):
+        outside = (
+            outside[: span.start]
+            + syntax.blank(outside[span.start : span.end])
+            + outside[span.end :]
+        )
+    outside = LINK_TARGET.sub(lambda m: "]" + syntax.blank(m.group()[1:]), outside)
+    outside = ATTR_LIST.sub(lambda m: syntax.blank(m.group()), outside)
+    names = _names(outside, verbs)
+    if not names and not _names(_reader(text), verbs):
+        return
+    reader = _reader(text)
+    quotes = [quote for quote in sentence.quotes if seed.contains(quote)]
+    for quote in sentence.quotes:
+        if quote not in quotes:
+            yield Problem(
+                sentence.file,
+                sentence.line,
+                f'the source comment cites "{_short(quote)}", which the seed ({seed.file.name}) '
+                "does not say.",
+                "Quote the seed word for word (spacing and code marks aside), or remove the "
+                "comment and the sentence it sources.",
+                strict_only=True,
+            )
+    own = _reader(TITLED_ENTRY.sub("", text)).rstrip(".!?;:")
+    if seed.contains(reader.rstrip(".!?;:")) or seed.contains(own):
+        return  # the seed's own words
+    # The seed's words with a number changed: that seed sentence is its source, and the changed
+    # number is the fact that does not hold.
+    quotes += seed.lines_like(own, NUMBERS_MASK)
+    cited = " ".join(normalize(quote) for quote in quotes)
+    unchecked = [fact for fact in _facts(outside, verbs) if not (quotes and _fact_in(fact, cited))]
+    for fact in unchecked:
+        yield Problem(
+            sentence.file,
+            sentence.line,
+            f"an unchecked fact: {fact.shown} stands beside {', '.join(names) or 'trafikey'} in "
+            f'"{_short(reader)}", and no claim, expectation, choice marker or seed sentence '
+            "holds it.",
+            FIX_FACT,
+            strict_only=True,
+        )
+    if sentence.statement and names and not quotes and not spans and not unchecked:
+        yield Problem(
+            sentence.file,
+            sentence.line,
+            f'an unsourced sentence about {", ".join(names)}: "{_short(reader)}" is not the '
+            "seed's, and no source comment cites the seed sentence it follows from.",
+            FIX_UNSOURCED,
+            strict_only=True,
+        )
+
+
+def _reader(markdown: str) -> str:
+    return " ".join(ATTR_LIST.sub(" ", syntax.plain(markdown)).split())
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # number, flag, arity, name
+    value: str  # normalized: a number as digits, a flag word, a name
+    shown: str  # as the message shows it
+
+
+def _names(text: str, verbs: set[str]) -> list[str]:
+    found: list[str] = []
+    for pattern in (syntax.VERB, syntax.FUNCTION, syntax.MODULE, syntax.WIRE, GENERAL_NAMES):
+        for match in pattern.finditer(text):
+            found.append(" ".join(match.group().split()))
+        # A function's module (EchoMQ.Jobs in EchoMQ.Jobs.promote/3) is not a name of its own.
+        text = pattern.sub(lambda match: syntax.blank(match.group()), text)
+    for match in syntax.SCRIPT.finditer(text):
+        if match["name"] not in syntax.ACL_CATEGORIES:
+            found.append(match.group())
+    return list(dict.fromkeys(found))
+
+
+def _facts(text: str, verbs: set[str]) -> list[Fact]:
+    facts: list[Fact] = []
+    masked = COURSE_NUMBERS.sub(lambda m: syntax.blank(m.group()), text)
+    for pattern, kind in (
+        (syntax.VERB, "name"),
+        (syntax.FUNCTION, "name"),
+        (syntax.MODULE, "name"),
+        (syntax.WIRE, "name"),
+    ):
+        for match in pattern.finditer(masked):
+            name = " ".join(match.group().split())
+            facts.append(Fact(kind, name, name))
+        masked = pattern.sub(lambda m: syntax.blank(m.group()), masked)
+    for match in syntax.SCRIPT.finditer(masked):
+        if match["name"] not in syntax.ACL_CATEGORIES:
+            facts.append(Fact("name", match.group(), match.group()))
+    for match in NUMBER.finditer(masked):
+        facts.append(Fact("number", _number(match.group()), f"'{match.group()}'"))
+    for match in NUMBER_WORD.finditer(masked):
+        word = match.group()
+        facts.append(Fact("number", str(NUMBER_WORDS[word.lower()]), f"'{word}'"))
+    in_context = bool(FLAG_CONTEXT.search(masked))
+    flags = FLAG_ANY if in_context else FLAG_NEAR
+    for match in flags.finditer(masked):
+        word = match["word"] or match.groupdict().get("acl")
+        if word:
+            facts.append(Fact("flag", word.lower(), f"the flag or category '{word}'"))
+    if ARITY.search(masked):
+        facts.append(Fact("arity", "arity", "an arity"))
+    # A name is the sentence's subject, not a fact about it: names are facts only beside others.
+    if len({fact.value for fact in facts if fact.kind == "name"}) == 1:
+        facts = [fact for fact in facts if fact.kind != "name"]
+    return list(dict.fromkeys(facts))
+
+
+def _number(text: str) -> str:
+    value = float(text)
+    return str(int(value)) if value.is_integer() else f"{value:g}"
+
+
+def _fact_in(fact: Fact, cited: str) -> bool:
+    if fact.kind == "number":
+        numbers = {_number(m.group()) for m in NUMBER.finditer(cited)}
+        numbers |= {str(NUMBER_WORDS[m.group().lower()]) for m in NUMBER_WORD.finditer(cited)}
+        return fact.value in numbers
+    if fact.kind == "name":
+        value = fact.value
+        if value in cited:
+            return True
+        # A short form (Jobs.promote/3) is cited by its full name (EchoMQ.Jobs.promote/3).
+        return f"EchoMQ.{value}" in cited or re.sub(r"wire:\s*", "wire: ", value) in cited
+    if fact.kind == "flag":
+        return re.search(rf"\b{re.escape(fact.value)}\b", cited, re.IGNORECASE) is not None
+    return fact.value in cited

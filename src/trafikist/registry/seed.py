@@ -1,0 +1,86 @@
+"""The seed: the published text of module 04, the course's only source on trafikey and EchoMQ.
+
+`registry/seed.txt` is a copy of it, kept beside the library manifest, so the build can check that
+a sentence the course teaches is the seed's own, or that the seed sentence a source comment cites
+is really there. A test keeps the copy equal to the published text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from trafikist.errors import CourseError
+
+SEED_FILE = "seed.txt"
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Text as the seed is compared: no code marks, one kind of apostrophe, single spaces."""
+    text = text.replace("`", "").replace("’", "'")
+    return _SPACES.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class Seed:
+    file: Path
+    lines: tuple[str, ...]  # the seed's lines, normalized
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def contains(self, quote: str) -> bool:
+        """True when the quote occurs in the seed, within one of its lines (paragraphs); case
+        aside, so a sentence may start with a word the seed has in mid-sentence."""
+        return self.line_of(quote) is not None
+
+    def lines_like(self, text: str, numbers: re.Pattern[str]) -> list[str]:
+        """The seed lines that hold `text` once every number in both is masked: the seed's
+        words with a number changed."""
+        masked = numbers.sub("#", normalize(text)).casefold()
+        if not masked.strip("# "):
+            return []
+        return [line for line in self.lines if masked in numbers.sub("#", line).casefold()]
+
+    def line_of(self, quote: str) -> int | None:
+        wanted = normalize(quote).casefold()
+        for number, line in enumerate(self.lines, start=1):
+            if wanted and wanted in line.casefold():
+                return number
+        return None
+
+
+def resolve_seed_path(manifest_path: Path) -> Path:
+    """The seed sits beside the library manifest (registry/seed.txt)."""
+    return manifest_path.with_name(SEED_FILE)
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """The seed's lines, with each run of `// ` comment lines (an excerpt's caption, wrapped)
+    also joined into one line, so a caption can be quoted whole."""
+    joined: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if line.startswith("//"):
+            run.append(line.removeprefix("//").strip())
+            continue
+        if len(run) > 1:
+            joined.append(" ".join(run))
+        run = []
+    return joined
+
+
+def load_seed(path: Path) -> Seed:
+    if not path.is_file():
+        raise CourseError.at(
+            path,
+            None,
+            "the seed (the published module 04 text, the course's source on trafikey and "
+            "EchoMQ) is missing.",
+            f"Put the published text beside the library manifest as {SEED_FILE}.",
+        )
+    lines = [normalize(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return Seed(path, tuple(lines + _paragraphs(lines)))

@@ -1,0 +1,132 @@
+"""Expectations, the executable form of a sentence about a run: each form read, run on the
+model's real trace, holding where the run agrees and failing with the trace step where it does
+not."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from support import ROOT
+from trafikist.course.expectations import (
+    ExpectationSyntaxError,
+    Verdict,
+    evaluate,
+    parse,
+)
+from trafikist.course.runs import scenario_trace
+
+SCENARIOS = ROOT / "modules/04-blocking-timers-and-the-bus/scenarios"
+DIVES = ROOT / "modules/04-blocking-timers-and-the-bus/dives"
+
+
+def check(text: str, scenario: Path) -> Verdict:
+    return evaluate(parse(text), lambda overrides: scenario_trace(scenario, overrides))
+
+
+PROMOTE = SCENARIOS / "promote-due.yml"  # j1 due at 2.5 s; a consumer's beat every second
+DIVE_01 = DIVES / "01-who-moves-time-today.example.yml"
+COUNT = SCENARIOS / "count-failures.yml"
+
+
+@pytest.mark.parametrize(
+    ("text", "scenario"),
+    [
+        ("j1 in schedule at 2.9", PROMOTE),
+        ("j1 in schedule from 2.5 to 3", PROMOTE),
+        ("j1 reaches pending at 3", PROMOTE),
+        ("j1 in done at end", PROMOTE),
+        ("j5 never reaches pending", DIVE_01),
+        ("pump sends EMQ.PROMOTE at 3, 4", DIVE_01),
+        ("pump sends EMQ.PROMOTE 12 times", DIVE_01),
+        ("consumer sends nothing", DIVE_01),
+        ("pump EMQ.PROMOTE at 3 replies 2", DIVE_01),
+        ("pump EMQ.PROMOTE errors from 8", DIVE_01),
+        ("consumer refused at 0, 1, 3, 7", DIVE_01),
+        ("consumer sends @promote at 3", PROMOTE),
+        ("failures events:failures:1700000000000-0 ttl 60 at 1", COUNT),
+        ("failures events:failures:1700000000000-0 count 1 at 1", COUNT),
+        (
+            "given reader crashes after 3: failures events:failures:1700000000000-0 ttl -1 at end",
+            COUNT,
+        ),
+        ("pel events workers 1 at 1", COUNT),
+        ("stream events length 1 at end", COUNT),
+    ],
+)
+def test_what_the_run_shows_holds(text: str, scenario: Path) -> None:
+    verdict = check(text, scenario)
+    assert verdict.holds, verdict.why
+
+
+@pytest.mark.parametrize(
+    ("text", "scenario", "why"),
+    [
+        (
+            "j1 in schedule at 3.1",
+            PROMOTE,
+            r"at 3.1 s j1 is in active \(trace step \d+, t=3.01\d s: consumer EVALSHA @claim",
+        ),
+        ("j1 in schedule from 2.5 to 3.5", PROMOTE, r"j1 is in pending"),
+        ("j1 reaches pending at 2", PROMOTE, r"j1 moves into pending at 3.01\d s"),
+        ("j1 never reaches pending", PROMOTE, r"j1 moves into pending at 3.01\d s"),
+        ("j9 in schedule at 1", PROMOTE, r"the run has no job 'j9' \(jobs: j1, j2, j3, j4\)"),
+        (
+            "pump sends EMQ.PROMOTE at 2.5",
+            DIVE_01,
+            r"pump sends EMQ.PROMOTE at 0, 1.001, .* not at 2.5 s",
+        ),
+        ("pump sends EMQ.PROMOTE 3 times", DIVE_01, r"sends EMQ.PROMOTE 12 times"),
+        ("pump sends nothing", DIVE_01, r"pump sends a command \(trace step 1"),
+        (
+            "pump EMQ.PROMOTE at 4 replies 2",
+            DIVE_01,
+            r"the reply differs \(trace step \d+, t=4.004 s: .* → 1\)",
+        ),
+        (
+            "pump EMQ.PROMOTE errors from 7",
+            DIVE_01,
+            r"a reply is not an error \(trace step \d+, t=7.007",
+        ),
+        ("consumer refused at 2", DIVE_01, r"'refused' events are at 0, 1, 3, 7 s, not at 2 s"),
+        ("nobody sends nothing", DIVE_01, r"the run has no client 'nobody'"),
+        (
+            "failures events:failures:1700000000000-0 ttl -1 at end",
+            COUNT,
+            r"at 10 s the ttl of .* is \d\d \(",
+        ),
+        (
+            "given reader crashes after 3: stream events length 2 at end",
+            COUNT,
+            r"the length of events is 1",
+        ),
+    ],
+)
+def test_what_the_run_does_not_show_fails_with_the_step(
+    text: str, scenario: Path, why: str
+) -> None:
+    verdict = check(text, scenario)
+    assert not verdict.holds
+    assert re.search(why, verdict.why), verdict.why
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("j1 sits in schedule at 2", "cannot read 'j1 sits in schedule at 2'"),
+        ("j1 in limbo at 2", "'limbo' is not a place"),
+        ("pump exploded at 2", "'exploded' is not an event of a run"),
+    ],
+)
+def test_an_expectation_that_cannot_be_read(text: str, error: str) -> None:
+    with pytest.raises(ExpectationSyntaxError, match=error):
+        parse(text)
+
+
+def test_a_stated_time_matches_to_its_own_precision() -> None:
+    # "3" is any time that rounds to 3 s; "3.0" is one that rounds to 3.0 s.
+    assert check("j1 reaches pending at 3", PROMOTE).holds  # at 3.012 s
+    assert check("j1 reaches pending at 3.0", PROMOTE).holds
+    assert not check("j1 reaches pending at 3.00", PROMOTE).holds
