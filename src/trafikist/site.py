@@ -97,7 +97,12 @@ def load_site(
     manifest = load_manifest(manifest_path)
     seed_path = resolve_seed_path(manifest_path)
     seed = load_seed(seed_path)
-    pages = reference_pages(course, loaded_registry, with_choices=_uses_the_model(course))
+    # The page of the model's choices, which every choice marker links to: the registry's
+    # reference pages mark the values the snapshot chose, and pages that run the model mark more.
+    with_choices = _uses_the_model(course) or any(
+        row.chosen_fields for row in loaded_registry.rows.values()
+    )
+    pages = reference_pages(course, loaded_registry, with_choices=with_choices)
     if pages:
         course.books.append(pages[0].book)
         for page in pages:

@@ -63,7 +63,8 @@ def test_chosen_values_are_marked(pages) -> None:
     assert "| Arity | -4 (at least 4 arguments, the command name included) — *the model's own " in (
         page.body
     )
-    assert page.body.count("*the model's own choice, not trafikey's*") == 11  # 10 rows + note
+    # Each chosen value carries the choice marker, which links to the model's choices.
+    assert page.body.count("[not trafikey's]{choice: bus-verb-rows}") == 10
 
 
 def test_quoted_in_lists_every_lesson_that_quotes_or_names_the_verb(pages) -> None:

@@ -17,6 +17,8 @@ from trafikist.registry.model import Registry, Row, command_page_id, command_slu
 
 REFERENCE_BOOK_ID = "reference"
 CHOSEN_NOTE = "the model's own choice, not trafikey's"
+# A chosen value in a row's table: the same marker as every other value the model chose.
+CHOSEN_MARK = "[not trafikey's]{choice: bus-verb-rows}"
 NOT_GIVEN = "none (`None`)"
 
 
@@ -144,13 +146,13 @@ def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
     lines += ["| Field | Value |", "|---|---|"]
     for label, value, fields in _facts(row):
         chosen = [field for field in fields if field in row.chosen_fields]
-        note = f" — *{CHOSEN_NOTE}*" if chosen else ""
+        note = f" — {CHOSEN_MARK}" if chosen else ""
         lines.append(f"| {label} | {value}{note} |")
     lines.append("")
     if row.chosen_fields:
         lines += [
             "The published course names this command and says what it does, but does not give "
-            f"the values marked *{CHOSEN_NOTE}*: the snapshot holds a value the model chose, and "
+            "the values marked *model's choice*: the snapshot holds a value the model chose, and "
             "no lesson quotes it as trafikey's.",
             "",
         ]
