@@ -94,3 +94,62 @@ def test_one_pushed_element_serves_the_client_that_blocked_first(
     finally:
         first.close()
         second.close()
+
+
+def test_a_pipelined_batch_runs_each_xadd_on_its_own(client: RespClient) -> None:
+    # "When one XADD fails, the next one still runs": pipelining joins no commands.
+    replies = client.pipeline(
+        [
+            ("XADD", "events", "1-1", "f", "a"),
+            ("XADD", "events", "1-1", "f", "b"),
+            ("XADD", "events", "1-3", "f", "c"),
+        ]
+    )
+    assert replies[0] == b"1-1" and replies[2] == b"1-3"
+    assert "equal or smaller than the target stream top item" in str(replies[1])
+    assert client.execute("XLEN", "events") == 2
+
+
+def test_a_transaction_runs_its_other_commands_when_one_fails(client: RespClient) -> None:
+    # "Valkey processes the other commands of a transaction when one fails, and it has no
+    # rollback."
+    client.execute("XADD", "events", "1-1", "f", "a")
+    assert client.execute("MULTI") == b"OK"
+    for argv in (("XADD", "events", "1-1", "f", "b"), ("XADD", "events", "1-3", "f", "c")):
+        assert client.execute(*argv) == b"QUEUED"
+    replies = client.execute("EXEC")
+    assert "equal or smaller" in str(replies[0]) and replies[1] == b"1-3"
+    assert client.execute("XLEN", "events") == 2
+
+
+def test_publish_replies_with_the_number_of_receivers(
+    valkey: RealValkey, client: RespClient
+) -> None:
+    assert client.execute("PUBLISH", "events:live", "hello") == 0  # nobody listens: lost
+    listener = valkey.client()
+    try:
+        assert listener.execute("SUBSCRIBE", "events:live") == [b"subscribe", b"events:live", 1]
+        assert client.execute("PUBLISH", "events:live", "hello") == 1
+        assert listener.read_reply() == [b"message", b"events:live", b"hello"]
+    finally:
+        listener.close()
+
+
+def test_xautoclaim_takes_at_most_100_and_counts_each_delivery(client: RespClient) -> None:
+    client.execute("XGROUP", "CREATE", "events", "g", "0", "MKSTREAM")
+    for number in range(1, 151):
+        client.execute("XADD", "events", f"1-{number}", "f", "v")
+    client.execute("XREADGROUP", "GROUP", "g", "c1", "COUNT", 150, "STREAMS", "events", ">")
+    cursor, claimed, _deleted = client.execute("XAUTOCLAIM", "events", "g", "c2", 0, "0-0")
+    assert len(claimed) == 100 and cursor == b"1-101"
+    # XPENDING's extended form shows the delivery count: 1 read, then 1 claim.
+    entry = client.execute("XPENDING", "events", "g", "-", "+", 1)[0]
+    assert entry[1] == b"c2" and entry[3] == 2
+
+
+def test_xtrim_by_length_and_by_id(client: RespClient) -> None:
+    for number in range(1, 6):
+        client.execute("XADD", "events", f"1-{number}", "f", "v")
+    assert client.execute("XTRIM", "events", "MAXLEN", 3) == 2
+    assert client.execute("XTRIM", "events", "MINID", "1-5") == 2
+    assert client.execute("XLEN", "events") == 1
