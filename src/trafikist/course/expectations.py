@@ -468,6 +468,9 @@ def check_page_runs(page: Page) -> list[Problem]:
     sentence of a worked example that states what the run shows."""
     if page.source is None:
         return []
+    marks = ("{expect:", "{choice:", WORKED_EXAMPLE_BLOCK)
+    if not page.duties and not any(mark in page.body for mark in marks):
+        return []  # nothing on the page runs or marks the model
     from trafikist.course.examples import example_path, missing_scenario
     from trafikist.registry import syntax
     from trafikist.registry.provenance import COURSE_NUMBERS, page_sentences

@@ -76,7 +76,7 @@ def check_page(
         problems.extend(_check_verbs(text, reader, registry, exempt))
         problems.extend(_check_library(text, reader, manifest))
     if seed is not None:
-        problems.extend(check_provenance(page, seed, set(registry.rows)))
+        problems.extend(check_provenance(page, seed, set(registry.rows), scanned))
     return problems
 
 

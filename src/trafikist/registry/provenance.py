@@ -23,6 +23,7 @@ Problems here fail a strict build (`strict: true`, and `trafikist check`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -100,12 +101,14 @@ class Sentence:
     end: int = 0
 
 
-def check_provenance(page: Page, seed: Seed, verbs: set[str]) -> list[Problem]:
+def check_provenance(
+    page: Page, seed: Seed, verbs: set[str], scanned: syntax.Scanned | None = None
+) -> list[Problem]:
     """Every sentence of an author's page (and its duties) about trafikey or EchoMQ."""
     if page.source is None:
         return []
     problems: list[Problem] = []
-    for sentence in page_sentences(page):
+    for sentence in page_sentences(page, scanned, hint=NAME_HINT):
         problems.extend(_check(sentence, seed, verbs))
     return problems
 
@@ -113,12 +116,17 @@ def check_provenance(page: Page, seed: Seed, verbs: set[str]) -> list[Problem]:
 # -- finding the sentences --------------------------------------------------------------------
 
 
-def page_sentences(page: Page) -> Iterator[Sentence]:
-    """Every sentence of the page's body, front matter and duties, with its line."""
+def page_sentences(
+    page: Page, scanned: syntax.Scanned | None = None, hint: re.Pattern[str] | None = None
+) -> Iterator[Sentence]:
+    """Every sentence of the page's body, front matter and duties, with its line; with `hint`,
+    only those of the paragraphs and fields the pattern finds something in."""
     assert page.source is not None
-    scanned = syntax.scan(page.body)
-    comments = source_comments(page.body)
+    scanned = scanned or syntax.scan(page.body)
+    comments = source_comments(page.body) if "seed:" in page.body else []
     for start, text, statement in _units(scanned.prose):
+        if hint is not None and hint.search(text) is None:
+            continue
         line = page.body_line + scanned.line_of(start)
         found = list(_split(text, start, page.source, line, statement))
         for sentence in found:
@@ -188,8 +196,16 @@ def _units(prose: str) -> Iterator[tuple[int, str, bool]]:
 
 
 def _split(text: str, start: int, file: Path, line: int, statement: bool) -> Iterator[Sentence]:
-    """The sentences of `text`; a marked span is never split, whatever it holds, and a span
-    whose text ends a sentence ends one."""
+    """The sentences of `text`, as Sentence objects at their offsets."""
+    for begin, stop in sentence_bounds(text):
+        yield Sentence(file, line, text[begin:stop], statement, [], start + begin, start + stop)
+
+
+@functools.lru_cache(maxsize=8192)
+def sentence_bounds(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of each sentence of `text`, spaces trimmed; a marked span is never split,
+    whatever it holds, and a span whose text ends a sentence ends one. Kept per text: a
+    course's prose repeats, and a preview rebuilds it."""
     found = list(syntax.find_spans(text))
     spans = [(span.start, span.end) for span in found]
     cuts = [match.end() for match in SENTENCE_END.finditer(text)]
@@ -198,23 +214,17 @@ def _split(text: str, start: int, file: Path, line: int, statement: bool) -> Ite
         for span in found
         if span.text.rstrip().endswith((".", "!", "?")) and SPAN_FOLLOWER.match(text, span.end)
     ]
+    bounds: list[tuple[int, int]] = []
     begin = 0
-    for cut in sorted(set(cuts)):
-        if any(a < cut < b for a, b in spans):
+    for cut in [*sorted(set(cuts)), len(text)]:
+        if any(a < cut < b for a, b in spans) or cut <= begin:
             continue
         chunk = text[begin:cut]
         if chunk.strip():
             lead = len(chunk) - len(chunk.lstrip())
-            yield Sentence(
-                file, line, chunk.strip(), statement, [], start + begin + lead, start + cut
-            )
+            bounds.append((begin + lead, begin + len(chunk.rstrip())))
         begin = cut
-    rest = text[begin:]
-    if rest.strip():
-        lead = len(rest) - len(rest.lstrip())
-        yield Sentence(
-            file, line, rest.strip(), statement, [], start + begin + lead, start + len(text)
-        )
+    return tuple(bounds)
 
 
 def _attach(
@@ -256,7 +266,31 @@ def _file_lines(path: Path) -> list[str]:
 # -- checking one sentence --------------------------------------------------------------------
 
 
+# What any name needs, to skip at once the many sentences that name none of them.
+NAME_HINT = re.compile(
+    r"trafikey|EchoMQ|Elixir|[Tt]he (?:module|library|reaper|lane claim)|wake list|\bbeats?\b"
+    r"|EMQ\.|@[a-z_]|wire:|\.[a-z_]\w*[!?]?/\d"
+)
+# A sentence's verdict, by its text and what it cites: prose repeats (a course's own phrasing,
+# a preview's rebuild), and the verdict reads nothing else.
+_VERDICTS: dict[tuple[object, ...], list[tuple[str, str]]] = {}
+
+
 def _check(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
+    if NAME_HINT.search(sentence.markdown) is None:
+        return
+    key = (sentence.markdown, tuple(sentence.quotes), sentence.statement, seed.file, len(verbs))
+    found = _VERDICTS.get(key)
+    if found is None:
+        found = [(problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs)]
+        if len(_VERDICTS) > 20000:
+            _VERDICTS.clear()
+        _VERDICTS[key] = found
+    for what, fix in found:
+        yield Problem(sentence.file, sentence.line, what, fix, strict_only=True)
+
+
+def _verdict(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
     text = sentence.markdown
     spans = list(syntax.find_spans(text))
     # What the reader sees outside every marked span, offsets kept (link targets blanked).

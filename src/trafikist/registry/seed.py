@@ -8,7 +8,7 @@ is really there. A test keeps the copy equal to the published text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.errors import CourseError
@@ -27,6 +27,15 @@ def normalize(text: str) -> str:
 class Seed:
     file: Path
     lines: tuple[str, ...]  # the seed's lines, normalized
+    # Comparisons ignore case; each is made often (every sentence of every page), so the seed's
+    # side is folded once.
+    _folded: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _masked: dict[str, tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_folded", tuple(line.casefold() for line in self.lines))
 
     @property
     def text(self) -> str:
@@ -43,12 +52,20 @@ class Seed:
         masked = numbers.sub("#", normalize(text)).casefold()
         if not masked.strip("# "):
             return []
-        return [line for line in self.lines if masked in numbers.sub("#", line).casefold()]
+        seed_masked = self._masked.get(numbers.pattern)
+        if seed_masked is None:
+            seed_masked = tuple(numbers.sub("#", line) for line in self._folded)
+            self._masked[numbers.pattern] = seed_masked
+        return [
+            line for line, folded in zip(self.lines, seed_masked, strict=True) if masked in folded
+        ]
 
     def line_of(self, quote: str) -> int | None:
         wanted = normalize(quote).casefold()
-        for number, line in enumerate(self.lines, start=1):
-            if wanted and wanted in line.casefold():
+        if not wanted:
+            return None
+        for number, line in enumerate(self._folded, start=1):
+            if wanted in line:
                 return number
         return None
 

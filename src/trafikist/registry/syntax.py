@@ -125,6 +125,19 @@ class Scanned:
 
 
 def scan(body: str) -> Scanned:
+    """The body's prose, fences and excerpts; kept per body, since every check reads them."""
+    scanned = _SCANNED.get(body)
+    if scanned is None:
+        if len(_SCANNED) > 1024:
+            _SCANNED.clear()
+        scanned = _SCANNED[body] = _scan(body)
+    return scanned
+
+
+_SCANNED: dict[str, Scanned] = {}
+
+
+def _scan(body: str) -> Scanned:
     lines = body.splitlines(keepends=True)
     prose_lines: list[str] = []
     fences: list[Fence] = []
