@@ -115,7 +115,8 @@ def test_sections_wrap_each_level_2_heading() -> None:
 
 
 @pytest.mark.parametrize(
-    "package", ["trafikist.course.render", "trafikist.site", "trafikist.markdown.blocks"]
+    "package",
+    ["trafikist.course.render", "trafikist.site", "trafikist.markdown.blocks", "trafikist.offline"],
 )
 def test_the_core_does_not_import_mkdocs(package: str) -> None:
     """The next engine must be a small change: the core runs without MkDocs loaded."""

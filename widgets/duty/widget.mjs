@@ -25,14 +25,16 @@ export function enhance(section) {
   const crashClient = controls.elements["crash-client"];
   const here = new URL(import.meta.url);
   const model = (name) => (name ? new URL(`../model/${name}`, here).href : null);
+  const saveData = Boolean(navigator.connection?.saveData);
   const urls = {
     pyodide: new URL(section.dataset.pyodideUrl || "../pyodide/", here).href,
     lock: model("pyodide-lock.json"),
     // Pyodide's memory with the model imported, made at build time (absent: the plain boot).
     // It saves seconds of start-up for about 7 MB more to fetch: not for a reader who asked
     // their browser to save data.
-    snapshot: navigator.connection?.saveData ? null : model(section.dataset.snapshot),
+    snapshot: saveData ? null : model(section.dataset.snapshot),
     wheel: model(section.dataset.wheel),
+    sizes: model("run-files.json"), // what the progress bar counts against
   };
   // Read when armed, so the page's data attributes can change them (the tests do).
   const runLimitMs = () => 1000 * Number(section.dataset.timeLimit || 10);
@@ -176,9 +178,46 @@ export function enhance(section) {
     status.classList.toggle("tk-live__status--error", isError);
   }
 
+  // The first Run's progress: a <progress> of the bytes fetched against the total of the files
+  // that Run needs, then "Starting Python…" until the result is drawn; then it goes.
+  let bar = null;
+  const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+
+  function showProgress(loaded, total) {
+    if (!pending || pending.kind !== "run") return;
+    if (!bar) {
+      bar = document.createElement("p");
+      bar.className = "tk-live__progress";
+      bar.innerHTML = '<label for="tk-live-progress"></label> <progress id="tk-live-progress"></progress>';
+      status.before(bar);
+    }
+    const [label, meter] = bar.querySelectorAll("label, progress");
+    if (total) {
+      meter.max = total;
+      meter.value = Math.min(loaded, total);
+    } else {
+      meter.removeAttribute("value"); // sizes unknown: a bar that shows activity only
+    }
+    const starting = total && loaded >= total;
+    const text = starting
+      ? "Starting Python…"
+      : `Loading Python and the model · ${megabytes(loaded)} of ${total ? `${megabytes(total)} MB` : "? MB"}`;
+    if (label.textContent !== text) label.textContent = text;
+    if (starting && !bar.dataset.starting) {
+      bar.dataset.starting = "true";
+      say("Starting Python…");
+    }
+  }
+
+  function hideProgress() {
+    bar?.remove();
+    bar = null;
+  }
+
   function stopWorker(reason) {
     if (worker) worker.terminate();
     worker = null;
+    hideProgress();
     ranOnce = false; // the console's server went with the worker
     consoleForm.hidden = true;
     if (pending) {
@@ -198,9 +237,15 @@ export function enhance(section) {
 
   function startWorker() {
     if (!worker) {
-      worker = new Worker(new URL("worker.mjs", here), { type: "module" });
+      // A Save-Data reader's worker is marked, so the site's offline copy keeps none of its
+      // files (widgets/duty/worker.mjs says how).
+      worker = new Worker(new URL(saveData ? "worker.mjs?save-data" : "worker.mjs", here), { type: "module" });
       worker.onmessage = (event) => {
         const reply = event.data;
+        if (reply.type === "progress") {
+          showProgress(reply.loaded, reply.total);
+          return;
+        }
         if (!pending || reply.id !== pending.id) return;
         if (reply.type === "status") {
           if (reply.phase === "loading") say("Loading Python and the model into the page (first run only)…");
@@ -251,7 +296,9 @@ export function enhance(section) {
       return;
     }
     const values = readControls();
-    runButton.disabled = true;
+    // Not `disabled`: the button keeps the focus, and a second press is only ignored (the
+    // check above), so it starts no second download.
+    runButton.setAttribute("aria-disabled", "true");
     section.setAttribute("aria-busy", "true");
     if (!ranOnce) say("Loading Python and the model into the page (first run only)…");
     try {
@@ -263,6 +310,7 @@ export function enhance(section) {
         return;
       }
       const target = run.querySelector(".tk-run__result");
+      hideProgress();
       target.innerHTML = result.markup; // built by the Python renderer, every text escaped
       run.querySelector(".tk-run__state").textContent = describe(values, defaultsOf(run)) ? "live run, changed" : "live run";
       run.dataset.trace = reply.trace; // the run's trace, for whoever compares (the tests)
@@ -272,11 +320,14 @@ export function enhance(section) {
       say(`${result.summary} Drawn ${Math.round(ms)} ms after Run.`);
       target.focus();
       section.dataset.boot = reply.boot; // how Pyodide started: "snapshot" or "lock"
-      section.dispatchEvent(new CustomEvent("tk:drawn", { detail: { ms, loadMs: reply.loadMs, runMs: reply.runMs, boot: reply.boot } }));
+      section.dataset.bootFrom = reply.from; // where its files came from: "cache" or "network"
+      const detail = { ms, loadMs: reply.loadMs, runMs: reply.runMs, boot: reply.boot, from: reply.from };
+      section.dispatchEvent(new CustomEvent("tk:drawn", { detail }));
     } catch (error) {
       say(error.message, true);
     } finally {
-      runButton.disabled = false;
+      hideProgress();
+      runButton.removeAttribute("aria-disabled");
       section.removeAttribute("aria-busy");
     }
   });

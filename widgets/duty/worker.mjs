@@ -1,30 +1,127 @@
 // The duty widget's module worker: Pyodide and the model run here, off the page's main thread.
 //
 // Protocol (plain objects; `id` pairs a request with its answer):
-//   page -> worker  {type: "boot", id: 0, urls: {pyodide, lock, snapshot, wheel}}
+//   page -> worker  {type: "boot", id: 0, urls: {pyodide, lock, snapshot, wheel, sizes}}
 //                   (start loading; no answer; snapshot and wheel are null without a snapshot)
 //                   {type: "run", id, urls, scenario: URL, controls: JSON text}
 //                   {type: "console", id, urls, line}
 //   worker -> page  {type: "status", id, phase: "loading" | "running"}
+//                   {type: "progress", loaded, total} (bytes of the files this boot fetches;
+//                                   total is null when their sizes are not known)
 //                   {type: "result", id, result: JSON text {markup, summary} or {error},
 //                                   trace: canonical JSON text, loadMs, runMs,
-//                                   boot: "snapshot" | "lock"}
+//                                   boot: "snapshot" | "lock",
+//                                   from: "cache" | "network" | "cache and network"}
 //                   {type: "reply", id, text}
 //                   {type: "error", id, message}
 // The Python side is trafikist.model_view.live, in the model's wheel. It takes and returns JSON
 // text, so no Python object crosses into JavaScript and nothing needs destroying.
+//
+// A reader whose browser asks to save data gets this worker as `worker.mjs?save-data`: it then
+// imports Pyodide as `pyodide.mjs?save-data`, so every request of the Run names one of those two
+// URLs as its referrer, and the site's service worker keeps none of its files
+// (trafikist.offline).
 
 let booting = null; // the promise of the Python module, made on the first message
 let requests = 0; // messages received; a rehearsal stops when a new one comes
 let rehearsed = false; // rehearsals happen once, after the first run
 const REHEARSAL_MS = 1500; // after a restore from the snapshot (see rehearse below)
 const scenarios = new Map(); // URL -> promise of the scenario file's text
+const saveData = new URL(import.meta.url).searchParams.has("save-data");
+
+// -- progress: the bytes of the files this boot fetches, against their total ------------------
+
+const PROGRESS_EVERY_MS = 100;
+const expected = new Map(); // URL -> size in bytes (0: not known), of this boot's files
+const received = new Map(); // URL -> bytes received so far
+let reported = 0; // when the last progress message went
+let reportTimer = 0;
+let counted = false; // true once the boot is done: no more progress messages
+
+async function expectFiles(urls, names) {
+  let sizes = {};
+  try {
+    sizes = urls.sizes ? await (await fetchOk(urls.sizes)).json() : {};
+  } catch {
+    // Without the sizes the bar shows activity, not a fraction; the Run itself is unaffected.
+  }
+  const known = new Map(Object.entries(sizes).map(([name, size]) => [new URL(name, urls.sizes).href, size]));
+  expected.clear();
+  for (const url of names) expected.set(url, known.get(url.split("?")[0]) || 0);
+  report(true);
+}
+
+function report(now = false) {
+  clearTimeout(reportTimer);
+  if (counted) return;
+  const wait = reported + PROGRESS_EVERY_MS - performance.now();
+  if (!now && wait > 0) {
+    reportTimer = setTimeout(report, wait, true);
+    return;
+  }
+  reported = performance.now();
+  let loaded = 0;
+  let total = 0;
+  for (const [url, size] of expected) {
+    loaded += size ? Math.min(received.get(url) || 0, size) : 0;
+    total = size && total !== null ? total + size : null;
+  }
+  self.postMessage({ type: "progress", loaded, total });
+}
+
+// Pyodide fetches its files itself: each response of an expected file is counted as it streams
+// in, from a copy, so Pyodide gets the browser's own response (and its compiled-code cache).
+const plainFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const response = await plainFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location).href;
+  if (expected.has(url) && response.ok && response.body) count(url, response.clone().body);
+  return response;
+};
+
+async function count(url, body) {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received.set(url, (received.get(url) || 0) + value.byteLength);
+    report();
+  }
+}
+
+// A file is in whole once its resource entry exists. Scripts (pyodide.mjs, pyodide.asm.mjs) are
+// imported, not fetched, so they count then; and once Pyodide has booted, every file it needed
+// is in, whether or not the copy being counted has caught up.
+function settle(entries) {
+  for (const entry of entries) {
+    if (expected.has(entry.name)) {
+      received.set(entry.name, Math.max(received.get(entry.name) || 0, expected.get(entry.name)));
+    }
+  }
+  report();
+}
+new PerformanceObserver((found) => settle(found.getEntries())).observe({ type: "resource", buffered: true });
+
+// Where this boot's files came from: the site's offline copy (the service worker's cache), or
+// the network. A file served from the browser's cache without the worker counts as network.
+function source() {
+  const kinds = new Set();
+  for (const entry of performance.getEntriesByType("resource")) {
+    if (!expected.has(entry.name)) continue;
+    const cached = entry.deliveryType === "cache-storage" || (entry.workerStart > 0 && entry.transferSize === 0);
+    kinds.add(cached ? "cache" : "network");
+  }
+  return kinds.size === 1 ? [...kinds][0] : kinds.size ? "cache and network" : "network";
+}
 
 async function boot(urls) {
   // Imported here, not at the top: a worker is only made on the first Run, and only then
   // does the page fetch any of Pyodide.
-  const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
+  const loader = urls.pyodide + (saveData ? "pyodide.mjs?save-data" : "pyodide.mjs");
+  const runtime = ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"].map((name) => urls.pyodide + name);
   if (urls.snapshot) {
+    await expectFiles(urls, [loader, ...runtime, urls.pyodide + "pyodide-lock.json", urls.snapshot, urls.wheel]);
+    const { loadPyodide } = await import(loader);
     try {
       return { live: await bootFromSnapshot(loadPyodide, urls), how: "snapshot" };
     } catch (error) {
@@ -32,6 +129,8 @@ async function boot(urls) {
       console.warn(`The model's memory snapshot did not restore (${error.message}); starting Pyodide from its lock file.`);
     }
   }
+  await expectFiles(urls, [loader, ...runtime, urls.lock, urls.wheel]);
+  const { loadPyodide } = await import(loader);
   // The model's wheel is named in the site's lock file (written with pyodide-lock); `packages`
   // fetches it while Pyodide boots. No micropip.
   const pyodide = await loadPyodide({
@@ -107,7 +206,12 @@ self.onmessage = async (event) => {
     const text = request.type === "run" ? scenarioText(request.scenario) : null;
     if (!booting) {
       self.postMessage({ type: "status", id, phase: "loading" });
-      booting = boot(request.urls);
+      booting = boot(request.urls).then((booted) => {
+        settle(performance.getEntriesByType("resource"));
+        report(true); // the last count: every file is in
+        counted = true;
+        return booted;
+      });
       booting.catch(() => {}); // handled by whichever request awaits it
     }
     if (request.type === "boot") return; // a failed boot is reported to the request that waits
@@ -121,7 +225,7 @@ self.onmessage = async (event) => {
       const result = live.run(scenario, request.controls);
       const trace = live.last_trace();
       const runMs = performance.now() - started;
-      self.postMessage({ type: "result", id, result, trace, loadMs, runMs, boot: how });
+      self.postMessage({ type: "result", id, result, trace, loadMs, runMs, boot: how, from: source() });
       if (how === "snapshot" && !rehearsed) {
         rehearsed = true;
         rehearse(live, scenario).catch(() => {}); // a rehearsal's failure is no reader's concern

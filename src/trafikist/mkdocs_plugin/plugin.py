@@ -6,7 +6,8 @@ the core (`trafikist.site`); this file maps MkDocs events onto it.
   site in place.
 - on_files: add one generated page per course page, and the widget assets.
 - on_page_content: resolve `id:` links and add status badges.
-- on_post_build: swap the finished site into place.
+- on_post_build: write the offline worker (trafikist.offline), swap the finished site into
+  place.
 - on_serve: watch the course sources, the widgets, the registry and the model.
 - Under `mkdocs serve` (the authors' preview loop): a failed build shows its message on every
   page and the server keeps running (`preview`), and unchanged pages reuse their last render
@@ -39,6 +40,7 @@ from trafikist.minify import minify_css
 from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, digest, files_signature
 from trafikist.mkdocs_plugin.config import TrafikistConfig
+from trafikist.offline import write_offline_worker
 from trafikist.site import Site, load_site
 
 if TYPE_CHECKING:
@@ -195,6 +197,15 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     @event_priority(-100)  # after every other plugin has written its files
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self._write_late_widget_files(config)
+        if not self.serving:  # the preview gets no worker: its pages must not come from a cache
+            try:
+                write_offline_worker(
+                    Path(config.site_dir),
+                    node_modules=self._path(self.config.node_modules),
+                    assets_path=self.config.assets_path,
+                )
+            except CourseError as error:
+                raise PluginError(str(error)) from None
         self._swap_in(config)
 
     def on_build_error(self, *, error: Exception) -> None:

@@ -32,6 +32,9 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]  # src/trafikist
 PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
 MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
 DEFAULT_TIME_LIMIT = 10  # seconds a live run may take before the page stops it
+# The size of every file a first Run may fetch, for the page's progress bar; written with the
+# snapshot, whose size is known only once Node has made it.
+RUN_SIZES_FILE = "run-files.json"
 # Files of widgets/ that the page loads itself (not the worker): the site gets them lighter
 # (trafikist.minify).
 PAGE_LOAD_FILES = {
@@ -152,12 +155,25 @@ class DutyWidget:
         return files
 
     def late_site_files(self) -> list[SiteFile]:
-        """The memory snapshot, after the pages: Node makes it while they render. Raises
+        """The memory snapshot, after the pages: Node makes it while they render, and the sizes
+        of the files a first Run fetches (the page's progress bar counts against them). Raises
         CourseError with the fix if Node failed."""
-        if self.snapshot is None:
+        if self.wheel is None:
             return []
-        uri = f"{self.assets_path}/{MODEL_FOLDER}/{self.snapshot.file_name}"
-        return [SiteFile(uri, content=self.snapshot.data())]
+        model = f"{self.assets_path}/{MODEL_FOLDER}"
+        files = []
+        # Keys are URLs relative to the sizes file, as the page's worker resolves them.
+        sizes = {self.wheel.name: len(self.wheel.data), "pyodide-lock.json": len(self.lock)}
+        if self.snapshot is not None:
+            data = self.snapshot.data()
+            files.append(SiteFile(f"{model}/{self.snapshot.file_name}", content=data))
+            sizes[self.snapshot.file_name] = len(data)
+        if not self.pyodide_url and self.runtime is not None:
+            for path in self.runtime.files:
+                sizes[f"../{PYODIDE_FOLDER}/{path.name}"] = path.stat().st_size
+        content = json.dumps(sizes, sort_keys=True, indent=0).encode()
+        files.append(SiteFile(f"{model}/{RUN_SIZES_FILE}", content=content))
+        return files
 
     def cancel(self) -> None:
         """The build failed: stop making the snapshot."""

@@ -2,7 +2,8 @@
 
 What goes in is keyed by a hash of everything it is made from, so a stale entry is never read:
 a changed input gives another key. It lives in $TRAFIKIST_CACHE, else $XDG_CACHE_HOME/trafikist,
-else ~/.cache/trafikist (like pip's), one folder per kind; deleting it only costs time.
+else ~/.cache/trafikist (like pip's), one folder per kind (`snapshots`, `locks`, `workers`);
+deleting it only costs time.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ CACHE_ENV = "TRAFIKIST_CACHE"
 
 
 def cache_folder(kind: str) -> Path:
-    """The folder of one kind of entry (`snapshots`, `locks`), not created here."""
+    """The folder of one kind of entry (`snapshots`, `locks`, `workers`), not created here."""
     if os.environ.get(CACHE_ENV):
         base = Path(os.environ[CACHE_ENV])
     else:

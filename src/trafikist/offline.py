@@ -1,0 +1,252 @@
+"""Reading offline: the site's service worker, made with Workbox, with no engine in it (no
+MkDocs import).
+
+An engine adapter makes one call, on the finished site folder, before it swaps that folder into
+place: `write_offline_worker(site_dir, node_modules=…, assets_path=…)`. It writes `sw.js` at the
+site's root, which `widgets/offline/register.js` registers on every page after the page's load
+event. The worker
+
+- precaches the small page files on the first visit: every page, the stylesheets and scripts,
+  the search index, images and fonts (`precache_files`), so the course opens and searches with
+  the network off;
+- caches the Run's big files (Pyodide's runtime, the memory snapshot, the model's wheel and
+  lock: `RUN_FILES`) only when a Run fetches them, and not for a reader whose browser asks to
+  save data;
+- names every cache after the build's content hash (`build_hash`). A new build's worker takes
+  over at once and deletes every cache of the builds before it; pages open on the old build
+  reload onto the new one, so no page mixes two builds or keeps stale model code.
+
+The worker's code is Workbox's (`generateSW`, run in Node by `offline.mjs`). Workbox's bundler
+takes one to two seconds, and its output depends only on Workbox's version and the worker's
+configuration, so it runs once per machine and its output is cached
+(~/.cache/trafikist/workers, like the memory snapshots); each build fills in its precache list
+and its hash, two placeholders of that output, in a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from trafikist.cache import cache_folder, prune, read_entry, write_entry
+from trafikist.errors import CourseError
+
+WORKER_FILE = "sw.js"
+OFFLINE_SCRIPT = Path(__file__).with_name("offline.mjs")
+MANIFEST_TOKEN = "__TRAFIKIST_PRECACHE_MANIFEST__"  # offline.mjs leaves these in Workbox's code
+BUILD_TOKEN = "__trafikist_build__"
+BUILD_HASH_LENGTH = 16  # hex digits of the build's sha256 in the caches' names
+NODE_TIMEOUT = 120  # seconds; Workbox takes one to three
+CACHE_KEEP = 4  # worker templates kept; one per Workbox version and configuration
+SETUP_FIX = (
+    "Run scripts/setup (it runs `npm ci`, which installs workbox-build from package-lock.json)."
+)
+
+# The Run's big files, under the widget's assets path: cached at runtime, never precached.
+RUN_FILES = r"(pyodide/[^/]+|model/[^/]+\.(snapshot|whl)|model/pyodide-lock\.json)$"
+# The small files a page needs to open, read and search offline.
+PRECACHE_SUFFIXES = frozenset(
+    {".html", ".css", ".js", ".mjs", ".json", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
+    | {".ico", ".woff2", ".woff", ".ttf", ".webmanifest"}
+)
+# A file whose name carries a hash of its content (the theme's bundle.a5f9d56c.min.js): its URL
+# changes with it, so Workbox fetches it as is and may reuse the browser's copy.
+HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.")
+# The theme's search-language files, needed only by a search index in another language.
+SEARCH_LANGUAGES = "assets/javascripts/lunr/"
+SEARCH_INDEX = "search/search_index.json"
+
+
+@dataclass(frozen=True)
+class PrecacheEntry:
+    url: str  # relative to the site's root, where the worker is
+    revision: str | None  # None: the URL is versioned already
+    size: int
+
+
+@dataclass(frozen=True)
+class OfflineWorker:
+    """What `write_offline_worker` wrote, for logs, tests and benchmarks."""
+
+    path: Path
+    build: str  # the build's content hash, as the caches' names carry it
+    precache: list[PrecacheEntry]
+    template_made: bool  # True when this build ran Workbox (no cached template)
+
+    @property
+    def cache_prefix(self) -> str:
+        return f"trafikist-precache-{self.build}"
+
+    @property
+    def precache_bytes(self) -> int:
+        return sum(entry.size for entry in self.precache)
+
+
+def write_offline_worker(
+    site_dir: Path, *, node_modules: Path, assets_path: str = "assets/trafikist"
+) -> OfflineWorker:
+    """Write `site_dir/sw.js` for the finished site in `site_dir`. Call it after every other
+    file of the build is written (the worker lists them and hashes them), before the folder is
+    swapped into place. Raises CourseError with the fix when Node or Workbox is missing."""
+    site_dir = Path(site_dir)
+    run_files = re.compile(f"(?:^|/){re.escape(assets_path.strip('/'))}/{RUN_FILES}")
+    digests = _file_digests(site_dir)
+    build = _build_hash(digests)
+    entries = precache_files(site_dir, digests, run_files)
+    template, made = worker_template(node_modules, assets_path)
+    manifest = json.dumps(
+        [{"url": entry.url, "revision": entry.revision} for entry in entries],
+        separators=(",", ":"),
+    )
+    code = template.replace(MANIFEST_TOKEN, manifest).replace(BUILD_TOKEN, build)
+    path = site_dir / WORKER_FILE
+    path.write_text(code, encoding="utf-8")
+    return OfflineWorker(path=path, build=build, precache=entries, template_made=made)
+
+
+def precache_files(
+    site_dir: Path, digests: dict[str, str], run_files: re.Pattern[str]
+) -> list[PrecacheEntry]:
+    """The files the worker precaches, in path order."""
+    languages = _search_languages(site_dir / SEARCH_INDEX)
+    entries = []
+    for relative, digest in sorted(digests.items()):
+        path = Path(relative)
+        if path.suffix.lower() not in PRECACHE_SUFFIXES or run_files.search(relative):
+            continue
+        if relative.startswith(SEARCH_LANGUAGES) and languages <= {"en"}:
+            continue
+        revision = None if HASHED_NAME.search(path.name) else digest[:BUILD_HASH_LENGTH]
+        size = (site_dir / relative).stat().st_size
+        entries.append(PrecacheEntry(url=quote(relative), revision=revision, size=size))
+    return entries
+
+
+def worker_template(node_modules: Path, assets_path: str) -> tuple[str, bool]:
+    """Workbox's worker with the two placeholders, from the cache or made now in Node (one to
+    three seconds). Returns (code, made now)."""
+    version = _workbox_version(node_modules)
+    key = hashlib.sha256(
+        f"workbox-build {version}\n{assets_path.strip('/')}\n{RUN_FILES}\n".encode()
+        + OFFLINE_SCRIPT.read_bytes()
+    ).hexdigest()
+    folder = cache_folder("workers")
+    cached = folder / f"{key}.js"
+    found = read_entry(cached)
+    if found is not None:
+        return found.decode("utf-8"), False
+    code = _run_workbox(node_modules, assets_path)
+    write_entry(cached, code.encode("utf-8"))
+    prune(folder, "*.js", CACHE_KEEP)
+    return code, True
+
+
+def _run_workbox(node_modules: Path, assets_path: str) -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise CourseError.at(
+            OFFLINE_SCRIPT,
+            None,
+            "Node.js is needed to make the site's service worker (Workbox), and `node` is not "
+            "on PATH.",
+            "Run scripts/setup (it installs Node.js and the npm packages).",
+        )
+    with tempfile.TemporaryDirectory(prefix="trafikist-worker-") as scratch:
+        out = Path(scratch) / WORKER_FILE
+        command = [node, str(OFFLINE_SCRIPT), str(node_modules), assets_path.strip("/"), RUN_FILES]
+        command.append(str(out))
+        try:
+            result = subprocess.run(command, capture_output=True, timeout=NODE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise CourseError.at(
+                OFFLINE_SCRIPT,
+                None,
+                f"making the site's service worker took over {NODE_TIMEOUT} s.",
+                f"Check that `node {OFFLINE_SCRIPT.name}` runs on this machine; {SETUP_FIX}",
+            ) from None
+        if result.returncode != 0 or not out.is_file():
+            why = result.stderr.decode(errors="replace").strip().splitlines()
+            last = why[-1] if why else f"exit status {result.returncode}"
+            raise CourseError.at(
+                OFFLINE_SCRIPT,
+                None,
+                f"making the site's service worker failed in Node: {last.rstrip('.')}.",
+                SETUP_FIX,
+            )
+        code = out.read_text(encoding="utf-8")
+    if code.count(MANIFEST_TOKEN) != 1 or code.count(BUILD_TOKEN) != 1:
+        raise CourseError.at(
+            OFFLINE_SCRIPT, None, "Workbox's worker lacks the build's placeholders.", SETUP_FIX
+        )
+    return code
+
+
+def _workbox_version(node_modules: Path) -> str:
+    """workbox-build's version in node_modules, checked against the pin in package.json."""
+    package = node_modules / "workbox-build" / "package.json"
+    try:
+        version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError):
+        raise CourseError.at(
+            package.parent,
+            None,
+            "Workbox's build tools (npm workbox-build) are missing; the site's service worker "
+            "is made with them.",
+            SETUP_FIX,
+        ) from None
+    pin = _pinned(node_modules.parent / "package.json", "workbox-build")
+    if pin and pin != version:
+        raise CourseError.at(
+            package,
+            None,
+            f"node_modules has workbox-build {version}, but package.json pins {pin}.",
+            SETUP_FIX,
+        )
+    return version
+
+
+def _pinned(package_json: Path, name: str) -> str | None:
+    try:
+        data = json.loads(package_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for section in ("dependencies", "devDependencies"):
+        pin = (data.get(section) or {}).get(name)
+        if pin:
+            return str(pin)
+    return None
+
+
+def _file_digests(site_dir: Path) -> dict[str, str]:
+    """Every file of the site but the worker itself: relative path -> sha256 of its bytes."""
+    digests = {}
+    for path in site_dir.rglob("*"):
+        relative = path.relative_to(site_dir).as_posix()
+        if path.is_file() and relative != WORKER_FILE:
+            digests[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
+
+
+def _build_hash(digests: dict[str, str]) -> str:
+    """The build's content hash: every file's path and bytes (the big Run files included, so a
+    new model or a new Pyodide is a new build)."""
+    whole = hashlib.sha256()
+    for relative, digest in sorted(digests.items()):
+        whole.update(f"{relative}\0{digest}\n".encode())
+    return whole.hexdigest()[:BUILD_HASH_LENGTH]
+
+
+def _search_languages(index: Path) -> set[str]:
+    try:
+        config = json.loads(index.read_text(encoding="utf-8")).get("config") or {}
+    except (OSError, ValueError, AttributeError):
+        return {"en"}
+    languages = config.get("lang") or ["en"]
+    return {str(language) for language in languages}
