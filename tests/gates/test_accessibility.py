@@ -1,6 +1,6 @@
 """Gate: axe-core (npm) finds no violation on any built page, in Debian's Chromium, with the
 duty widget as loaded (closed) and with each of its duties open. axe runs all its default
-rules: WCAG 2.x A and AA, and its best practices."""
+rules: WCAG 2.x A and AA, and its best practices; every page in both palettes (light and dark)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,18 @@ from support import serve
 pytestmark = pytest.mark.browser
 
 
-def test_every_page_has_no_axe_violation(site_url: str, pages: list[str], browser) -> None:
-    context = browser.new_context(service_workers="block")
+@pytest.mark.parametrize("system", ["light", "dark"])
+def test_every_page_has_no_axe_violation(
+    site_url: str, pages: list[str], browser, system: str
+) -> None:
+    """In both palettes: a reader's first visit follows their system's colour scheme."""
+    context = browser.new_context(service_workers="block", color_scheme=system)
     page = context.new_page()
     failures = {}
     for path in pages:
         page.goto(site_url + path, wait_until="load")
+        scheme = page.locator("body").get_attribute("data-md-color-scheme")
+        assert scheme == {"light": "default", "dark": "slate"}[system], (path, scheme)
         found = describe_violations(run_axe(page))
         if found:
             failures[path] = found

@@ -17,17 +17,19 @@ from collections.abc import Iterable
 from typing import Any
 
 # -- layout of the timeline (SVG user units) ----------------------------------------------------
-WIDTH = 720
-LABEL_WIDTH = 118  # the lane names on the left
-RIGHT_MARGIN = 12
+# The page draws one unit as one CSS pixel or more (duty.css: min-width), so the 11.5-unit text
+# never renders under 11.5 px; on a screen narrower than WIDTH the figure scrolls in its box.
+WIDTH = 640
+LABEL_WIDTH = 144  # the lane names on the left: 20 characters
+RIGHT_MARGIN = 22  # half of the widest tick label ("12.5 s"), centred on the last tick
 PLOT_LEFT = LABEL_WIDTH
 PLOT_WIDTH = WIDTH - LABEL_WIDTH - RIGHT_MARGIN
-AXIS_HEIGHT = 18
-ROW = 14  # one job (or one counter) in a lane
-BAR = 10
+AXIS_HEIGHT = 20
+ROW = 18  # one job (or one counter) in a lane
+BAR = 14
 LANE_GAP = 6
 MIN_BAR = 2  # a stay of zero virtual time still shows as a sliver
-CHAR_WIDTH = 5.6  # of the 9.5-unit font, to decide whether a label fits inside its bar
+CHAR_WIDTH = 6.9  # of the 11.5-unit monospace font, to decide whether a label fits in its bar
 CLIENT_CLASSES = 8  # c0 … c7 in duty.css, reused in order
 
 # The queue's places, in the order a job moves through them; CSS class of each.
@@ -54,7 +56,7 @@ def fmt(value: float, digits: int = 1) -> str:
 
 
 def fmt0(value: float) -> str:
-    """A coordinate in whole SVG units: the timeline is 720 units wide, so that is precise
+    """A coordinate in whole SVG units: the timeline is 640 units wide, so that is precise
     enough, and it keeps the page light."""
     return fmt(value, 0)
 
@@ -197,9 +199,9 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
         if mark:
             parts.append(
                 f'<text class="tk-tl__event tk-tl__event--{esc(event["kind"])}" '
-                f'x="{fmt0(x(float(event["t"])))}" y="{y + ROW + 8}">{mark}</text>'
+                f'x="{fmt0(x(float(event["t"])))}" y="{y + ROW + 10}">{mark}</text>'
             )
-    y += ROW + 10 + LANE_GAP
+    y += ROW + 12 + LANE_GAP
 
     # The queue's places: one sub-row per job that ever sits there.
     bars = _Bars()
@@ -263,7 +265,7 @@ def _short_name(section: str, name: str) -> str:
 
 def _lane_label(text: str, top: float, height: float) -> str:
     shown = text if len(text) <= 20 else text[:19] + "…"
-    baseline = fmt0(top + height / 2 + 3.5)
+    baseline = fmt0(top + height / 2 + 4)
     return f'<text class="tk-tl__lane" x="4" y="{baseline}">{escape_text(shown)}</text>'
 
 
@@ -289,7 +291,7 @@ class _Bars:
         self.paths.setdefault(css, []).append(f"M{left_unit} {top}h{width}v{BAR}h-{width}z")
         if width >= CHAR_WIDTH * len(label) + 4:
             self.labels.append(
-                f'<text x="{left_unit + 2}" y="{top + BAR - 2}">{escape_text(label)}</text>'
+                f'<text x="{left_unit + 2}" y="{top + BAR - 3}">{escape_text(label)}</text>'
             )
 
     def markup(self) -> list[str]:
@@ -436,8 +438,12 @@ def summarize(trace: dict[str, Any]) -> str:
 def render_result_html(trace: dict[str, Any], known_choices: Iterable[str] = ()) -> str:
     """The timeline, its legend, the choices note and the trace: what a duty's panel shows."""
     caption = escape_text(summarize(trace))
+    # On a screen narrower than the drawing, it scrolls sideways in this box, which a keyboard
+    # must be able to reach (tabindex), and the page does not.
+    name = esc(f"Timeline of {trace.get('scenario', '')}")
+    scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
     return (
-        f'<figure class="tk-run__figure">{render_timeline_svg(trace)}\n'
+        f'<figure class="tk-run__figure">{scroll_box}{render_timeline_svg(trace)}</div>\n'
         f"<figcaption>{caption} {legend_html(trace)}</figcaption></figure>\n"
         f"{choices_html(trace, known_choices)}\n{render_trace_html(trace)}"
     )
