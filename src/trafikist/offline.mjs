@@ -56,8 +56,11 @@ try {
     // so a page never mixes two builds.
     skipWaiting: true,
     clientsClaim: true,
-    // Shared runs carry their controls in the query (?duty=recover&wire=6): the same page.
-    ignoreURLParametersMatching: [/./],
+    // Shared runs carry their controls in the query (?duty=recover&wire=6): the same page. But
+    // not `save-data`: a Save-Data reader's worker (worker.mjs?save-data) must come from the
+    // network, whose response keeps that URL, as the worker's own URL and so as the referrer
+    // of every request it makes; a precached copy would answer as the precache's URL.
+    ignoreURLParametersMatching: [/^(?!save-data$)/],
     directoryIndex: "index.html",
     runtimeCaching: [
       {

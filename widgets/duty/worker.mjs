@@ -103,14 +103,14 @@ function settle(entries) {
 }
 new PerformanceObserver((found) => settle(found.getEntries())).observe({ type: "resource", buffered: true });
 
-// Where this boot's files came from: the site's offline copy (the service worker's cache), or
-// the network. A file served from the browser's cache without the worker counts as network.
+// Where this boot's files came from: the site's offline copy ("cache": the service worker
+// served them from its Cache Storage), or the network ("network": anything else, the browser's
+// own HTTP cache included; Chromium labels even the worker's network fetches "cache"). A
+// browser that does not say (Resource Timing's deliveryType) counts as network.
 function source() {
   const kinds = new Set();
   for (const entry of performance.getEntriesByType("resource")) {
-    if (!expected.has(entry.name)) continue;
-    const cached = entry.deliveryType === "cache-storage" || (entry.workerStart > 0 && entry.transferSize === 0);
-    kinds.add(cached ? "cache" : "network");
+    if (expected.has(entry.name)) kinds.add(entry.deliveryType === "cache-storage" ? "cache" : "network");
   }
   return kinds.size === 1 ? [...kinds][0] : kinds.size ? "cache and network" : "network";
 }

@@ -1,0 +1,224 @@
+"""Reading offline, in Debian's Chromium with the site's service worker (trafikist.offline): a
+first visit and one Run, then the network off; a rebuild with a changed model; a reader who
+never presses Run, and one who saves data."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from support import MODULE_04, ROOT, SAVE_DATA_SCRIPT, build_env, copy_project, edit, serve
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DONE = re.compile(r"Drawn \d+ ms after Run|error|stopped|failed")
+COLD_MS = 120_000
+DIVE_TITLE = "Who moves time today"
+RUN_FILE = re.compile(r"/pyodide/|\.snapshot$|\.whl$|/model/pyodide-lock\.json$")
+BUILD = re.compile(r"trafikist-precache-([0-9a-f]{16})")
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    with serve(built_site) as base:
+        yield base
+
+
+def build_hash(site: Path) -> str:
+    match = BUILD.search((site / "sw.js").read_text(encoding="utf-8"))
+    assert match, "sw.js names no cache after the build"
+    return match.group(1)
+
+
+def wait_until(page, expression: str, timeout_s: float = 60) -> None:
+    """Poll from here: the page's policy forbids the eval that wait_for_function needs."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(50)
+
+
+def caches(page) -> dict[str, list[str]]:
+    """Every cache of the page's origin and the paths of what it holds."""
+    return page.evaluate(
+        """async () => {
+          const found = {};
+          for (const name of await caches.keys()) {
+            const requests = await (await caches.open(name)).keys();
+            found[name] = requests.map((request) => new URL(request.url).pathname);
+          }
+          return found;
+        }"""
+    )
+
+
+def run_and_wait(page, panel: str = "#tk-duty-panel-promote") -> None:
+    page.evaluate("document.querySelector('.tk-live__status').textContent = ''")
+    page.locator(f"{panel} .tk-live__run").click()
+    expect(page.locator(".tk-live__status")).to_contain_text(DONE, timeout=COLD_MS)
+    assert "Drawn" in page.locator(".tk-live__status").inner_text()
+
+
+def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
+    site_url: str, built_site: Path, browser
+) -> None:
+    context = browser.new_context()
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + MODULE_04)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    run_and_wait(page)
+    section = page.locator(".tk-duties")
+    assert section.get_attribute("data-boot") == "snapshot"
+    assert section.get_attribute("data-boot-from") == "network"
+    build = build_hash(built_site)
+    assert all(build in name for name in caches(page)), caches(page)
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("Blocking, timers and the bus")
+    # A dive this reader never opened: the worker precached every page.
+    page.locator(".tk-dive-card a", has_text=DIVE_TITLE).first.click()
+    expect(page.locator("h1")).to_contain_text(DIVE_TITLE)
+    # The search: the theme's worker reads the precached index.
+    search = page.get_by_role("textbox", name="Search")
+    search.click()
+    search.fill("BLPOP")
+    results = page.locator(".md-search-result__item")
+    expect(results.first).to_be_visible()
+    assert results.count() >= 2
+    page.keyboard.press("Escape")
+    # Back to the module, a duty picked, a control changed, Run: Pyodide from the cache.
+    page.go_back()
+    expect(page.locator("h1")).to_contain_text("Blocking, timers and the bus")
+    page.locator("label[for=tk-duty-recover]").click()
+    live = page.locator("#tk-duty-panel-recover .tk-live")
+    live.locator("input[name=wire][value='6']").check()
+    run_and_wait(page, "#tk-duty-panel-recover")
+    assert section.get_attribute("data-boot") == "snapshot"
+    assert section.get_attribute("data-boot-from") == "cache"
+    run = page.locator("#tk-duty-panel-recover .tk-run")
+    expect(run.locator(".tk-run__state")).to_have_text("live run, changed")
+    commands = run.locator("table.tk-trace__table tbody td:nth-child(4)").all_text_contents()
+    assert commands and all(command.startswith("EMQ.STALLED.CHECK") for command in commands)
+    assert all(url.startswith(site_url) for url in requests), [
+        url for url in requests if not url.startswith(site_url)
+    ]
+    assert errors == []
+    context.close()
+
+
+def test_a_reader_who_never_presses_run_downloads_none_of_its_files(site_url: str, browser) -> None:
+    context = browser.new_context()
+    context.add_init_script(
+        """window.__tkRegisteredAfterLoad = null;
+        addEventListener("load", () => { window.__tkLoaded = true; });
+        const register = ServiceWorkerContainer.prototype.register;
+        ServiceWorkerContainer.prototype.register = function (...args) {
+          window.__tkRegisteredAfterLoad = window.__tkLoaded === true;
+          return register.apply(this, args);
+        };"""
+    )
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    page.goto(site_url + MODULE_04)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    assert page.evaluate("window.__tkRegisteredAfterLoad") is True
+    page.wait_for_load_state("networkidle")
+    assert [url for url in requests if RUN_FILE.search(url)] == []
+    found = caches(page)
+    precache = next(paths for name, paths in found.items() if "-precache-v2-" in name)
+    assert not [path for path in precache if RUN_FILE.search(path)]
+    assert any(path.endswith("/search/search_index.json") for path in precache)
+    assert not [name for name in found if "-runtime-" in name], found
+    context.close()
+
+
+def test_a_reader_who_saves_data_gets_no_cached_run_files(site_url: str, browser) -> None:
+    context = browser.new_context()
+    context.add_init_script(SAVE_DATA_SCRIPT)
+    page = context.new_page()
+    page.goto(site_url + MODULE_04)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    run_and_wait(page)
+    assert page.locator(".tk-duties").get_attribute("data-boot") == "lock"
+    kept = [path for paths in caches(page).values() for path in paths if RUN_FILE.search(path)]
+    assert kept == []
+    context.close()
+
+
+# -- a new build replaces the old one ----------------------------------------------------------
+
+CHANGED_CALL = "Jobs.promote/3 (rebuilt)"
+
+
+def build(project: Path, site: Path, package: Path | None = None) -> None:
+    """`mkdocs build --strict` of `project` into `site`, importing trafikist from `package`'s
+    folder when given (a copy of the sources with a changed model)."""
+    env = build_env()
+    if package is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(package.parent), env.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
+    result = subprocess.run(
+        command, cwd=project, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_rebuild_with_a_changed_model_replaces_the_cache_and_the_new_model_runs(
+    tmp_path: Path, browser
+) -> None:
+    project = copy_project(tmp_path / "project")
+    site = project / "site"
+    build(project, site)
+    first = build_hash(site)
+    with serve(site) as base:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(base + MODULE_04)
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+        run_and_wait(page)
+        old = caches(page)
+        assert any("-runtime-" in name for name in old), old
+        run = page.locator("#tk-duty-panel-promote .tk-run")
+        assert CHANGED_CALL not in (run.get_attribute("data-trace") or "")
+
+        # The same site, rebuilt with a model whose promotion reports another call.
+        package = shutil.copytree(ROOT / "src" / "trafikist", tmp_path / "src" / "trafikist")
+        edit(
+            package / "model" / "echomq.py",
+            'return Call("Jobs.promote/3", ("EVALSHA"',
+            f'return Call("{CHANGED_CALL}", ("EVALSHA"',
+        )
+        build(project, site, package)
+        second = build_hash(site)
+        assert second != first
+
+        # The next visit: the new worker takes over, the page reloads onto the new build.
+        page.goto(base + MODULE_04)
+        baked = page.locator("#tk-duty-panel-promote .tk-run__result")
+        expect(baked).to_contain_text(CHANGED_CALL, timeout=60_000)
+        only_new = f"caches.keys().then((names) => names.every((n) => n.includes('{second}')))"
+        wait_until(page, only_new)
+        run_and_wait(page)
+        assert CHANGED_CALL in (run.get_attribute("data-trace") or "")
+        assert run.locator(".tk-run__state").inner_text() == "live run"
+        new = caches(page)
+        assert not [name for name in new if first in name], new
+        runtime = next(paths for name, paths in new.items() if "-runtime-" in name)
+        snapshot = next(path for path in runtime if path.endswith(".snapshot"))
+        assert (site / snapshot.lstrip("/")).is_file(), f"{snapshot} is not the new build's"
+        context.close()
