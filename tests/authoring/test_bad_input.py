@@ -197,6 +197,20 @@ def test_pyodide_runtime_missing(project: Path, good_site: GoodSite) -> None:
     assert "scripts/setup" in message
 
 
+def test_workbox_missing(project: Path, good_site: GoodSite) -> None:
+    """node_modules has Pyodide but not Workbox's build tools: the offline worker cannot be
+    made, so the build stops before the new site replaces the old one."""
+    node_modules = project / "node_modules"
+    node_modules.unlink()  # copy_project links the repository's
+    node_modules.mkdir()
+    (node_modules / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide")
+    message = assert_build_fails(
+        project, good_site, r"Workbox's build tools \(npm workbox-build\) are missing"
+    )
+    assert message.startswith("node_modules/workbox-build: "), message
+    assert "scripts/setup" in message
+
+
 def test_strict_mode_warning_keeps_the_previous_site(project: Path, good_site: GoodSite) -> None:
     """A warning aborts a strict build; the staging folder is dropped, not swapped in."""
     docs = sorted((project / "docs").glob("*.md"))[0]

@@ -54,7 +54,7 @@ async function expectFiles(urls, names) {
 
 function report(now = false) {
   clearTimeout(reportTimer);
-  if (counted) return;
+  if (counted || !expected.size) return; // done, or nothing to count (no bar)
   const wait = reported + PROGRESS_EVERY_MS - performance.now();
   if (!now && wait > 0) {
     reportTimer = setTimeout(report, wait, true);
