@@ -2,9 +2,9 @@
 MkDocs import).
 
 An engine adapter makes one call, on the finished site folder, before it swaps that folder into
-place: `write_offline_worker(site_dir, node_modules=…, assets_path=…)`. It writes `sw.js` at the
-site's root, which `widgets/offline/register.js` registers on every page after the page's load
-event. The worker
+place: `write_offline_worker(site_dir, node_modules=…, assets_path=…, preview=…)` (`preview`
+under a live-reloading preview server). It writes `sw.js` at the site's root, which
+`widgets/offline/register.js` registers on every page after the page's load event. The worker
 
 - precaches the small page files on the first visit: every page, the stylesheets and scripts,
   the search index, images and fonts (`precache_files`), so the course opens and searches with
@@ -90,12 +90,24 @@ class OfflineWorker:
 
 
 def write_offline_worker(
-    site_dir: Path, *, node_modules: Path, assets_path: str = "assets/trafikist"
+    site_dir: Path,
+    *,
+    node_modules: Path,
+    assets_path: str = "assets/trafikist",
+    preview: bool = False,
 ) -> OfflineWorker:
     """Write `site_dir/sw.js` for the finished site in `site_dir`. Call it after every other
     file of the build is written (the worker lists them and hashes them), before the folder is
-    swapped into place. Raises CourseError with the fix when Node or Workbox is missing."""
+    swapped into place. With `preview` (the authors' live preview, `mkdocs serve`), the worker
+    keeps nothing and sends every request to the network: it only replaces a worker that a
+    built site left at the same address. Raises CourseError with the fix when Node or Workbox
+    is missing."""
     site_dir = Path(site_dir)
+    path = site_dir / WORKER_FILE
+    if preview:
+        code, made = worker_template(node_modules, "", kind="preview")
+        path.write_text(code, encoding="utf-8")
+        return OfflineWorker(path=path, build="", precache=[], template_made=made)
     run_files = re.compile(f"(?:^|/){re.escape(assets_path.strip('/'))}/{RUN_FILES}")
     digests = _file_digests(site_dir)
     build = _build_hash(digests)
@@ -106,7 +118,6 @@ def write_offline_worker(
         separators=(",", ":"),
     )
     code = template.replace(MANIFEST_TOKEN, manifest).replace(BUILD_TOKEN, build)
-    path = site_dir / WORKER_FILE
     path.write_text(code, encoding="utf-8")
     return OfflineWorker(path=path, build=build, precache=entries, template_made=made)
 
@@ -129,12 +140,12 @@ def precache_files(
     return entries
 
 
-def worker_template(node_modules: Path, assets_path: str) -> tuple[str, bool]:
-    """Workbox's worker with the two placeholders, from the cache or made now in Node (one to
-    three seconds). Returns (code, made now)."""
+def worker_template(node_modules: Path, assets_path: str, kind: str = "site") -> tuple[str, bool]:
+    """Workbox's worker (for the site: with the two placeholders), from the cache or made now
+    in Node (one to three seconds). Returns (code, made now)."""
     version = _workbox_version(node_modules)
     key = hashlib.sha256(
-        f"workbox-build {version}\n{assets_path.strip('/')}\n{RUN_FILES}\n".encode()
+        f"workbox-build {version}\n{kind}\n{assets_path.strip('/')}\n{RUN_FILES}\n".encode()
         + OFFLINE_SCRIPT.read_bytes()
     ).hexdigest()
     folder = cache_folder("workers")
@@ -142,13 +153,13 @@ def worker_template(node_modules: Path, assets_path: str) -> tuple[str, bool]:
     found = read_entry(cached)
     if found is not None:
         return found.decode("utf-8"), False
-    code = _run_workbox(node_modules, assets_path)
+    code = _run_workbox(node_modules, assets_path, kind)
     write_entry(cached, code.encode("utf-8"))
     prune(folder, "*.js", CACHE_KEEP)
     return code, True
 
 
-def _run_workbox(node_modules: Path, assets_path: str) -> str:
+def _run_workbox(node_modules: Path, assets_path: str, kind: str) -> str:
     node = shutil.which("node")
     if node is None:
         raise CourseError.at(
@@ -160,7 +171,9 @@ def _run_workbox(node_modules: Path, assets_path: str) -> str:
         )
     with tempfile.TemporaryDirectory(prefix="trafikist-worker-") as scratch:
         out = Path(scratch) / WORKER_FILE
-        command = [node, str(OFFLINE_SCRIPT), str(node_modules), assets_path.strip("/"), RUN_FILES]
+        command = [node, str(OFFLINE_SCRIPT), kind, str(node_modules.resolve())]
+        if kind == "site":
+            command += [assets_path.strip("/"), RUN_FILES]
         command.append(str(out))
         try:
             result = subprocess.run(command, capture_output=True, timeout=NODE_TIMEOUT)
@@ -181,7 +194,7 @@ def _run_workbox(node_modules: Path, assets_path: str) -> str:
                 SETUP_FIX,
             )
         code = out.read_text(encoding="utf-8")
-    if code.count(MANIFEST_TOKEN) != 1 or code.count(BUILD_TOKEN) != 1:
+    if kind == "site" and (code.count(MANIFEST_TOKEN) != 1 or code.count(BUILD_TOKEN) != 1):
         raise CourseError.at(
             OFFLINE_SCRIPT, None, "Workbox's worker lacks the build's placeholders.", SETUP_FIX
         )

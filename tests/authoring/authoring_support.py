@@ -104,9 +104,12 @@ def wait_until(url: str, check: Callable[[str], bool], timeout: float = 90) -> s
 
 
 @contextlib.contextmanager
-def mkdocs_serve(project: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`mkdocs serve` in `project` on a free port; yields the base URL and the process."""
-    port = free_port()
+def mkdocs_serve(
+    project: Path, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`mkdocs serve` in `project` on `port` (default: a free one); yields the base URL and
+    the process."""
+    port = port or free_port()
     log_path = project / "serve.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(

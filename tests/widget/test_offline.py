@@ -4,18 +4,23 @@ never presses Run, and one who saves data."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from authoring.authoring_support import free_port, mkdocs_serve
+from authoring.authoring_support import wait_until as serve_wait
 from support import MODULE_04, ROOT, SAVE_DATA_SCRIPT, build_env, copy_project, edit, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -222,3 +227,37 @@ def test_a_rebuild_with_a_changed_model_replaces_the_cache_and_the_new_model_run
         snapshot = next(path for path in runtime if path.endswith(".snapshot"))
         assert (site / snapshot.lstrip("/")).is_file(), f"{snapshot} is not the new build's"
         context.close()
+
+
+# -- the authors' preview ----------------------------------------------------------------------
+
+
+def test_the_preview_replaces_a_worker_that_a_built_site_left_at_its_address(
+    tmp_path: Path, built_site: Path, browser
+) -> None:
+    """A built site served at 127.0.0.1:PORT leaves its worker and caches in the browser; a
+    later `mkdocs serve` at the same address must show the preview, not that cache."""
+    port = free_port()
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(built_site))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    built = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=built.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{port}/"
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(base + "widget/")
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+    finally:
+        built.shutdown()
+        built.server_close()
+
+    project = copy_project(tmp_path / "project")
+    marker = "A sentence only the preview has."
+    edit(project / "docs" / "widget.md", "# The duty widget\n", f"# The duty widget\n\n{marker}\n")
+    with mkdocs_serve(project, port) as (served, _):
+        serve_wait(served + "widget/", lambda text: marker in text)
+        page.goto(base + "widget/")  # the old worker answers first, from its cache
+        expect(page.locator("article")).to_contain_text(marker, timeout=60_000)
+        wait_until(page, "navigator.serviceWorker.getRegistrations().then((r) => !r.length)")
+    context.close()

@@ -120,3 +120,12 @@ def test_without_node_the_message_says_so(
         write_offline_worker(site, node_modules=NODE_MODULES)
     assert "Node.js is needed" in str(caught.value)
     assert "Fix: Run scripts/setup" in str(caught.value)
+
+
+def test_the_previews_worker_keeps_nothing(tmp_path: Path) -> None:
+    """Under `mkdocs serve`: no precache, no cache names, every request to the network."""
+    worker = write_offline_worker(tmp_path, node_modules=NODE_MODULES, preview=True)
+    code = worker.path.read_text(encoding="utf-8")
+    assert worker.precache == [] and worker.build == ""
+    assert "trafikist-precache" not in code and '"-precache-"' not in code
+    assert "skipWaiting" in code and "claim()" in code

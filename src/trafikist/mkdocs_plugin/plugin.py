@@ -197,15 +197,15 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     @event_priority(-100)  # after every other plugin has written its files
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self._write_late_widget_files(config)
-        if not self.serving:  # the preview gets no worker: its pages must not come from a cache
-            try:
-                write_offline_worker(
-                    Path(config.site_dir),
-                    node_modules=self._path(self.config.node_modules),
-                    assets_path=self.config.assets_path,
-                )
-            except CourseError as error:
-                raise PluginError(str(error)) from None
+        try:  # the offline worker; under serve, one that caches nothing
+            write_offline_worker(
+                Path(config.site_dir),
+                node_modules=self._path(self.config.node_modules),
+                assets_path=self.config.assets_path,
+                preview=self.serving,
+            )
+        except CourseError as error:
+            raise PluginError(str(error)) from None
         self._swap_in(config)
 
     def on_build_error(self, *, error: Exception) -> None:
