@@ -1,13 +1,10 @@
-// Reading offline: register the site's service worker (sw.js at the site's root, made at build
-// time with Workbox by trafikist.offline) after the page's load event, so it never competes
-// with the page's own files. When a new build's worker takes over a page opened on an older
-// build, the page reloads onto the new one: no page mixes two builds.
+// Reading offline (docs/offline.md): register the site's service worker after the page's load
+// event; reload onto a new build when its worker takes over this page, so no page mixes two.
 (function () {
   "use strict";
   var workers = navigator.serviceWorker;
   if (!workers) return;
-  // The only inline script a page can hold is mkdocs serve's live reload (the policy allows
-  // none): the preview must never come from a cache, so it drops a worker a built site left.
+  // An inline script can only be mkdocs serve's live reload: the preview keeps no worker.
   if (document.querySelector("script:not([src]):not([type])")) {
     workers.getRegistrations().then(function (found) {
       found.forEach(function (registration) { registration.unregister(); });
