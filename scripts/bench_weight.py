@@ -8,12 +8,15 @@ at most 1.15x; this prints the same figures as a table.
 
 Without --site the course is built into a temporary folder first. The plain side is always
 built in the same run: every page as plain Markdown, the same theme settings, the search plugin.
-Both are served from 127.0.0.1 and loaded in Debian's Chromium with an empty cache.
+Both are served from 127.0.0.1 and loaded in Debian's Chromium with an empty cache (service
+workers blocked). It also prints what the site's service worker precaches after a first visit's
+load event (the offline copy, trafikist.offline), which is not part of the page's weight.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +31,7 @@ from gates.gatelib import (  # noqa: E402
     measure_weight,
 )
 from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
+from trafikist.offline import precache_entries  # noqa: E402
 
 LIMIT = 1.15
 
@@ -50,11 +54,14 @@ def main() -> int:
             with serve(plain_site) as base:
                 plain = measure_weight(browser, base, args.page)
             browser.close()
+        offline = offline_copy(site)
     if args.summary:
         for measure in ("raw", "gzip"):
             mine, theirs = getattr(ours, measure), getattr(plain, measure)
             name = f"page weight {measure}, module 04 (bytes)"
             print(f"{name}\t{mine}\t{theirs}\t{mine / theirs:.3f}")
+        for measure, total in zip(("raw", "gzip"), offline[1:], strict=True):
+            print(f"offline copy after a first visit, {measure} (bytes)\t{total}\t\t")
         return 0
     print(f"{args.page}, before any interaction; gzip level {GZIP_LEVEL}; plain = mkdocs-material")
     print(format_weight(ours, plain))
@@ -62,7 +69,23 @@ def main() -> int:
         ratio = getattr(ours, measure) / getattr(plain, measure)
         verdict = "within" if ratio <= LIMIT else "OVER"
         print(f"{measure}: {ratio:.3f}x ({verdict} the {LIMIT}x budget)")
+    files, raw, packed = offline
+    print(
+        f"not in the page's weight: the offline copy its service worker fetches after the load "
+        f"event, {files} files, {raw:,} B raw, {packed:,} B gzip -{GZIP_LEVEL} (docs/offline.md)"
+    )
     return 0
+
+
+def offline_copy(site: Path) -> tuple[int, int, int]:
+    """What the site's service worker precaches on a first visit: files, bytes raw and gzipped
+    (trafikist.offline). The Run's big files are not in it."""
+    entries = precache_entries(site)
+    packed = sum(
+        len(gzip.compress((site / entry.url).read_bytes(), compresslevel=GZIP_LEVEL))
+        for entry in entries
+    )
+    return len(entries), sum(entry.size for entry in entries), packed
 
 
 if __name__ == "__main__":

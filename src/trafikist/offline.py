@@ -108,10 +108,9 @@ def write_offline_worker(
         code, made = worker_template(node_modules, "", kind="preview")
         path.write_text(code, encoding="utf-8")
         return OfflineWorker(path=path, build="", precache=[], template_made=made)
-    run_files = re.compile(f"(?:^|/){re.escape(assets_path.strip('/'))}/{RUN_FILES}")
     digests = _file_digests(site_dir)
     build = _build_hash(digests)
-    entries = precache_files(site_dir, digests, run_files)
+    entries = precache_files(site_dir, digests, _run_files(assets_path))
     template, made = worker_template(node_modules, assets_path)
     manifest = json.dumps(
         [{"url": entry.url, "revision": entry.revision} for entry in entries],
@@ -120,6 +119,15 @@ def write_offline_worker(
     code = template.replace(MANIFEST_TOKEN, manifest).replace(BUILD_TOKEN, build)
     path.write_text(code, encoding="utf-8")
     return OfflineWorker(path=path, build=build, precache=entries, template_made=made)
+
+
+def precache_entries(site_dir: Path, assets_path: str = "assets/trafikist") -> list[PrecacheEntry]:
+    """What the worker of the site in `site_dir` precaches (for the benchmarks)."""
+    return precache_files(site_dir, _file_digests(site_dir), _run_files(assets_path))
+
+
+def _run_files(assets_path: str) -> re.Pattern[str]:
+    return re.compile(f"(?:^|/){re.escape(assets_path.strip('/'))}/{RUN_FILES}")
 
 
 def precache_files(
