@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from authoring.authoring_support import free_port, mkdocs_serve
 from authoring.authoring_support import wait_until as serve_wait
+from gates.gatelib import CSP_LISTENER
 from support import MODULE_04, ROOT, SAVE_DATA_SCRIPT, build_env, copy_project, edit, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -77,6 +78,7 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     site_url: str, built_site: Path, browser
 ) -> None:
     context = browser.new_context()
+    context.add_init_script(CSP_LISTENER)  # the page's policy holds with the worker too
     requests: list[str] = []
     context.on("request", lambda request: requests.append(request.url))
     page = context.new_page()
@@ -95,6 +97,7 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     page.reload()
     expect(page.locator("h1")).to_contain_text("Blocking, timers and the bus")
     # A dive this reader never opened: the worker precached every page.
+    assert page.evaluate("window.__tkCspViolations") == []
     page.locator(".tk-dive-card a", has_text=DIVE_TITLE).first.click()
     expect(page.locator("h1")).to_contain_text(DIVE_TITLE)
     # The search: the theme's worker reads the precached index.
@@ -119,6 +122,7 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     expect(run.locator(".tk-run__state")).to_have_text("live run, changed")
     commands = run.locator("table.tk-trace__table tbody td:nth-child(4)").all_text_contents()
     assert commands and all(command.startswith("EMQ.STALLED.CHECK") for command in commands)
+    assert page.evaluate("window.__tkCspViolations") == []
     assert all(url.startswith(site_url) for url in requests), [
         url for url in requests if not url.startswith(site_url)
     ]
