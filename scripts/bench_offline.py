@@ -16,6 +16,11 @@ It builds the site (unless --site names a built one) and serves it on 127.0.0.1:
   the throttle covers every request; the first Run with the progress bar, against the same run
   with the bar turned off (the widget's data-progress="off": no bar, no counting). The files are
   about 20 MB, so each run takes about two minutes; --throttled-runs pairs, interleaved.
+- main-thread blocking after load: a fresh context, CPU slowed down 4 times (CDP
+  Emulation.setCPUThrottlingRate, as Lighthouse's mobile profile does), module 04 loaded and
+  left 4 s; the sum over the page's long tasks (Long Tasks API) of their time over 50 ms, with
+  the service worker registering and precaching against the same page with service workers
+  blocked: what the worker costs the page's main thread. --blocking-runs of each, interleaved.
 Times are taken in the page, as in bench_widget.py. It prints a table of the median and the
 extremes; with --summary, one line per figure, `name<TAB>figure<TAB>baseline<TAB>ratio`, in
 seconds (the scripts/bench form).
@@ -113,10 +118,36 @@ def throttled_run(browser, base: str, with_bar: bool) -> float:
     return ms
 
 
-def measure(site: Path, runs: int, throttled_runs: int) -> dict[str, list[float]]:
+LONG_TASKS = """window.__tkLongTasks = [];
+new PerformanceObserver((found) => {
+  for (const task of found.getEntries()) window.__tkLongTasks.push(task.duration);
+}).observe({ type: "longtask", buffered: true });"""
+
+
+def blocking_ms(browser, base: str, worker: bool) -> float:
+    """The page's main-thread blocking in the 4 s after load, CPU slowed down 4 times."""
+    context = browser.new_context(service_workers="allow" if worker else "block")
+    context.add_init_script(LONG_TASKS)
+    page = context.new_page()
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.goto(f"{base}{MODULE_04}", wait_until="load")
+    page.wait_for_timeout(4000)
+    tasks = page.evaluate("window.__tkLongTasks")
+    controlled = page.evaluate("navigator.serviceWorker.controller !== null")
+    context.close()
+    if controlled != worker:
+        raise SystemExit(f"the service worker {'did not take' if worker else 'took'} the page")
+    return sum(max(0.0, duration - 50) for duration in tasks)
+
+
+def measure(
+    site: Path, runs: int, throttled_runs: int, blocking_runs: int
+) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, list[float]] = {"online": [], "offline": [], "bar": [], "no_bar": []}
+    found: dict[str, list[float]] = {
+        "online": [], "offline": [], "bar": [], "no_bar": [], "blocking": [], "no_worker": []
+    }  # fmt: skip
     with sync_playwright() as playwright, serve(site) as base:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--headless"]
@@ -125,6 +156,9 @@ def measure(site: Path, runs: int, throttled_runs: int) -> dict[str, list[float]
             online, offline = offline_pair(browser, base)
             found["online"].append(online)
             found["offline"].append(offline)
+        for _ in range(blocking_runs):
+            found["blocking"].append(blocking_ms(browser, base, worker=True))
+            found["no_worker"].append(blocking_ms(browser, base, worker=False))
         for _ in range(throttled_runs):  # interleaved: a busy moment weighs on both alike
             for with_bar, kind in ((True, "bar"), (False, "no_bar")):
                 found[kind].append(throttled_run(browser, base, with_bar))
@@ -142,29 +176,40 @@ def main() -> None:
     parser.add_argument(
         "--throttled-runs", type=int, default=3, help="1.5 Mbit/s pairs (0 to skip them)"
     )
+    parser.add_argument(
+        "--blocking-runs", type=int, default=6, help="main-thread blocking pairs (0 to skip)"
+    )
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-offline-") as folder:
         site = site_or_build(args.site, Path(folder))
-        found = measure(site, max(args.runs, 5), max(args.throttled_runs, 0))
+        found = measure(
+            site, max(args.runs, 5), max(args.throttled_runs, 0), max(args.blocking_runs, 0)
+        )
     median = {kind: statistics.median(values) for kind, values in found.items() if values}
     rows = [("second visit's Run, network off", "offline", "first Run online", "online")]
     if found["bar"]:
         rows.append(("first Run at 1.5 Mbit/s, with the bar", "bar", "without the bar", "no_bar"))
+    if found["blocking"]:
+        rows.append(
+            ("main-thread blocking after load, 4x CPU", "blocking", "no worker", "no_worker")
+        )
     if args.summary:
         for name, kind, _, baseline in rows:
             figure, base = median[kind], median[baseline]
             print(f"{name} (s)\t{figure / 1000:.3f}\t{base / 1000:.3f}\t{figure / base:.3f}")
         return
     print(f"Offline and progress · module 04 · duty {DUTY} · headless Chromium")
-    print(f"{'from the click on Run to the first drawn result':44} {'runs':>5} {'median':>9}"
+    print(f"{"click on Run to drawn result; main-thread blocking":44} {"runs":>5} {"median":>9}"
           f" {'min':>9} {'max':>9}")  # fmt: skip
     labels = {
         "online": "first Run online (through the worker)",
         "offline": "second visit, network off (the cache)",
         "bar": "first Run at 1.5 Mbit/s, with the bar",
         "no_bar": "first Run at 1.5 Mbit/s, without it",
+        "blocking": "blocking after load, 4x CPU, the worker",
+        "no_worker": "blocking after load, 4x CPU, no worker",
     }
     for kind, label in labels.items():
         values = found[kind]
