@@ -157,6 +157,32 @@ def test_a_reader_who_never_presses_run_downloads_none_of_its_files(site_url: st
     context.close()
 
 
+def test_the_worker_registers_only_once_a_run_that_is_loading_is_drawn(
+    site_url: str, browser
+) -> None:
+    """A Run pressed as the page loads: the worker's precache must not compete with it."""
+    context = browser.new_context()
+    context.add_init_script(
+        """window.__tkRegisteredAt = null; window.__tkDrawnAt = null;
+        addEventListener("DOMContentLoaded", () => {
+          document.querySelector(".tk-duties")
+            .addEventListener("tk:drawn", () => { window.__tkDrawnAt = performance.now(); });
+        });
+        const register = ServiceWorkerContainer.prototype.register;
+        ServiceWorkerContainer.prototype.register = function (...args) {
+          window.__tkRegisteredAt = performance.now();
+          return register.apply(this, args);
+        };"""
+    )
+    page = context.new_page()
+    page.goto(site_url + MODULE_04, wait_until="load")
+    run_and_wait(page)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    registered, drawn = page.evaluate("[window.__tkRegisteredAt, window.__tkDrawnAt]")
+    assert drawn is not None and registered > drawn, (registered, drawn)
+    context.close()
+
+
 def test_a_reader_who_saves_data_gets_no_cached_run_files(site_url: str, browser) -> None:
     context = browser.new_context()
     context.add_init_script(SAVE_DATA_SCRIPT)

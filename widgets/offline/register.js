@@ -1,5 +1,7 @@
-// Reading offline (docs/offline.md): register the site's service worker after the page's load
-// event; reload onto a new build when its worker takes over this page, so no page mixes two.
+// Reading offline (docs/offline.md): register the site's service worker two seconds after the
+// page's load event, and never while a Run loads Pyodide (its precache would compete with the
+// Run's download); reload onto a new build when its worker takes this page over, so no page
+// mixes two builds.
 (function () {
   "use strict";
   var workers = navigator.serviceWorker;
@@ -16,8 +18,18 @@
     if (updating) location.reload();
   });
   function register() {
+    var run = document.querySelector(".tk-duties[aria-busy]");
+    if (run) {
+      new MutationObserver(function (changes, observer) {
+        if (run.hasAttribute("aria-busy")) return;
+        observer.disconnect();
+        register();
+      }).observe(run, { attributes: true, attributeFilter: ["aria-busy"] });
+      return;
+    }
     workers.register(new URL("sw.js", window.__md_scope)).catch(function () {});
   }
-  if (document.readyState === "complete") register();
-  else addEventListener("load", register);
+  function later() { setTimeout(register, 2000); }
+  if (document.readyState === "complete") later();
+  else addEventListener("load", later);
 })();
