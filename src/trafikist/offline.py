@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -131,19 +132,20 @@ def _run_files(assets_path: str) -> re.Pattern[str]:
 
 
 def precache_files(
-    site_dir: Path, digests: dict[str, str], run_files: re.Pattern[str]
+    site_dir: Path, digests: dict[str, tuple[str, int]], run_files: re.Pattern[str]
 ) -> list[PrecacheEntry]:
     """The files the worker precaches, in path order."""
     languages = _search_languages(site_dir / SEARCH_INDEX)
     entries = []
-    for relative, digest in sorted(digests.items()):
-        path = Path(relative)
-        if path.suffix.lower() not in PRECACHE_SUFFIXES or run_files.search(relative):
+    for relative, (digest, size) in sorted(digests.items()):
+        name = relative.rsplit("/", 1)[-1]
+        if os.path.splitext(name)[1].lower() not in PRECACHE_SUFFIXES:
+            continue
+        if run_files.search(relative):
             continue
         if relative.startswith(SEARCH_LANGUAGES) and languages <= {"en"}:
             continue
-        revision = None if HASHED_NAME.search(path.name) else digest[:BUILD_HASH_LENGTH]
-        size = (site_dir / relative).stat().st_size
+        revision = None if HASHED_NAME.search(name) else digest[:BUILD_HASH_LENGTH]
         entries.append(PrecacheEntry(url=quote(relative), revision=revision, size=size))
     return entries
 
@@ -245,21 +247,28 @@ def _pinned(package_json: Path, name: str) -> str | None:
     return None
 
 
-def _file_digests(site_dir: Path) -> dict[str, str]:
-    """Every file of the site but the worker itself: relative path -> sha256 of its bytes."""
-    digests = {}
-    for path in site_dir.rglob("*"):
-        relative = path.relative_to(site_dir).as_posix()
-        if path.is_file() and relative != WORKER_FILE:
-            digests[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return digests
+def _file_digests(site_dir: Path) -> dict[str, tuple[str, int]]:
+    """Every file of the site but the worker itself: relative path -> (sha256 of its bytes,
+    size). Plain os.walk and strings: pathlib's per-path work was most of the time."""
+    found = {}
+    root = os.fspath(site_dir)
+    for folder, _, names in os.walk(root):
+        prefix = os.path.relpath(folder, root).replace(os.sep, "/")
+        for name in names:
+            relative = name if prefix == "." else f"{prefix}/{name}"
+            if relative == WORKER_FILE:
+                continue
+            with open(os.path.join(folder, name), "rb") as file:
+                data = file.read()
+            found[relative] = (hashlib.sha256(data).hexdigest(), len(data))
+    return found
 
 
-def _build_hash(digests: dict[str, str]) -> str:
+def _build_hash(digests: dict[str, tuple[str, int]]) -> str:
     """The build's content hash: every file's path and bytes (the big Run files included, so a
     new model or a new Pyodide is a new build)."""
     whole = hashlib.sha256()
-    for relative, digest in sorted(digests.items()):
+    for relative, (digest, _) in sorted(digests.items()):
         whole.update(f"{relative}\0{digest}\n".encode())
     return whole.hexdigest()[:BUILD_HASH_LENGTH]
 
