@@ -4,7 +4,8 @@ MkDocs import).
 An engine adapter makes one call, on the finished site folder, before it swaps that folder into
 place: `write_offline_worker(site_dir, node_modules=…, assets_path=…, preview=…)` (`preview`
 under a live-reloading preview server). It writes `sw.js` at the site's root, which
-`widgets/offline/register.js` registers on every page after the page's load event. The worker
+`widgets/offline/register.js` registers on every page two seconds after the page's load event
+(and not while a Run is loading). The worker
 
 - precaches the small page files on the first visit: every page, the stylesheets and scripts,
   the search index, images and fonts (`precache_files`), so the course opens and searches with
@@ -12,12 +13,12 @@ under a live-reloading preview server). It writes `sw.js` at the site's root, wh
 - caches the Run's big files (Pyodide's runtime, the memory snapshot, the model's wheel and
   lock: `RUN_FILES`) only when a Run fetches them, and not for a reader whose browser asks to
   save data;
-- names every cache after the build's content hash (`build_hash`). A new build's worker takes
+- names every cache after the build's content hash (`_build_hash`). A new build's worker takes
   over at once and deletes every cache of the builds before it; pages open on the old build
   reload onto the new one, so no page mixes two builds or keeps stale model code.
 
 The worker's code is Workbox's (`generateSW`, run in Node by `offline.mjs`). Workbox's bundler
-takes one to two seconds, and its output depends only on Workbox's version and the worker's
+takes one to three seconds, and its output depends only on Workbox's version and the worker's
 configuration, so it runs once per machine and its output is cached
 (~/.cache/trafikist/workers, like the memory snapshots); each build fills in its precache list
 and its hash, two placeholders of that output, in a few milliseconds.

@@ -67,6 +67,17 @@ def caches(page) -> dict[str, list[str]]:
     )
 
 
+def search(page, query: str):
+    """Type a query in the theme's search, key by key (the theme reads the query on keyup, so
+    a filled-in value alone goes unseen); its results."""
+    box = page.get_by_role("textbox", name="Search")
+    box.click()
+    box.press_sequentially(query)
+    results = page.locator(".md-search-result__item")
+    expect(results.first).to_be_visible(timeout=60_000)
+    return results
+
+
 def run_and_wait(page, panel: str = "#tk-duty-panel-promote") -> None:
     page.evaluate("document.querySelector('.tk-live__status').textContent = ''")
     page.locator(f"{panel} .tk-live__run").click()
@@ -101,12 +112,7 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     page.locator(".tk-dive-card a", has_text=DIVE_TITLE).first.click()
     expect(page.locator("h1")).to_contain_text(DIVE_TITLE)
     # The search: the theme's worker reads the precached index.
-    search = page.get_by_role("textbox", name="Search")
-    search.click()
-    search.fill("BLPOP")
-    results = page.locator(".md-search-result__item")
-    # The theme's search worker builds its index first: seconds on a busy machine.
-    expect(results.first).to_be_visible(timeout=60_000)
+    results = search(page, "BLPOP")
     assert results.count() >= 2
     page.keyboard.press("Escape")
     # Back to the module, a duty picked, a control changed, Run: Pyodide from the cache.
