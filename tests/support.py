@@ -28,6 +28,21 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 MODULE_04 = "trafikist/04-blocking-timers-and-the-bus/index.html"
+# The published text of module 04 (the course's source of facts): beside the repository, or
+# where the build machines keep it.
+SEED_NAME = "seeds/000_2b884b2877ceed3c.txt"
+SEED = next(
+    (
+        path
+        for path in (
+            ROOT.parent / "shared" / SEED_NAME,
+            ROOT.parents[1] / "shared" / SEED_NAME,
+            Path("/work/shared") / SEED_NAME,
+        )
+        if path.is_file()
+    ),
+    Path("/work/shared") / SEED_NAME,
+)
 
 
 def build_env() -> dict[str, str]:
@@ -45,6 +60,24 @@ def mkdocs_build(
     command = [sys.executable, "-m", "mkdocs", "build", "-d", str(site_dir), *extra]
     if strict:
         command.append("--strict")
+    return subprocess.run(
+        command, cwd=project, env=build_env(), capture_output=True, text=True, timeout=300
+    )
+
+
+# The engines the site builds with, from the same sources; the site tests run on each.
+ENGINES = ("mkdocs", "zensical")
+
+
+def site_build(
+    engine: str, project: Path, site_dir: Path, *extra: str, strict: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Build the site with one engine the way an author does: `mkdocs build` under MkDocs,
+    `trafikist build --engine zensical` under Zensical."""
+    if engine == "mkdocs":
+        return mkdocs_build(project, site_dir, *extra, strict=strict)
+    command = [sys.executable, "-m", "trafikist.cli", "build", "--engine", engine]
+    command += ["-d", str(site_dir), *extra] + (["--strict"] if strict else [])
     return subprocess.run(
         command, cwd=project, env=build_env(), capture_output=True, text=True, timeout=300
     )
@@ -106,12 +139,12 @@ def add_plugin_options(project: Path, **options: object) -> None:
     config.write_text(text.replace(anchor, anchor + added), encoding="utf-8")
 
 
-def site_or_build(site: Path | None, temp: Path) -> Path:
+def site_or_build(site: Path | None, temp: Path, engine: str = "mkdocs") -> Path:
     """The built site a benchmark was given, or a fresh strict build of the course in `temp`."""
     if site is not None:
         return site
     site = temp / "site"
-    result = mkdocs_build(ROOT, site)
+    result = site_build(engine, ROOT, site)
     if result.returncode != 0:
         raise SystemExit(result.stderr)
     return site

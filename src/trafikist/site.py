@@ -1,7 +1,7 @@
 """The site as the core sees it: course, registry checks and renderer, with no engine in it.
 
-An engine adapter (the MkDocs plugin today) asks this module for the pages to write, their
-Markdown, the navigation tree and the HTML finishing step.
+An engine adapter (MkDocs or Zensical, through trafikist.build) asks this module for the pages
+to write, their Markdown, the navigation tree and the HTML finishing step.
 """
 
 from __future__ import annotations
@@ -38,9 +38,15 @@ class Site:
     registry: Registry
     manifest: Manifest
 
+    def markdown_extension_configs(self) -> dict[str, dict[str, object]]:
+        """Extensions that need the registry, by name, with their options (for an engine that
+        reads them from its configuration file): claims render as their sentence, verbs link."""
+        return {"trafikist.markdown.registry_inline": {"verbs": sorted(self.registry.rows)}}
+
     def markdown_extensions(self) -> list[object]:
-        """Extensions that need the registry: claims render as their sentence, verbs link."""
-        return [RegistryInlineExtension(verbs=sorted(self.registry.rows))]
+        """The same extensions, as instances."""
+        options = self.markdown_extension_configs()["trafikist.markdown.registry_inline"]
+        return [RegistryInlineExtension(**options)]
 
     def pages(self) -> list[Page]:
         """Every page to write, home first, then course order."""
