@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from authoring.authoring_support import MODULE_04, site_serve, wait_until
 from support import copy_project, edit
@@ -79,3 +80,25 @@ def test_serve_starts_on_a_broken_course_and_recovers(engine: str, tmp_path: Pat
         assert process.poll() is None
         edit(module, "status: bilt\n", "status: built\n")
         wait_until(base + PAGE, lambda text: "Who moves time today" in text and ERROR not in text)
+
+
+@pytest.mark.browser
+def test_an_open_page_reloads_itself_under_its_policy(engine: str, tmp_path: Path, browser) -> None:
+    """In Chromium, the page the author has open reloads onto a save by itself: the reload
+    client is a file of the site, which the page's Content-Security-Policy allows (an inline
+    one, as both engines' own previews inject, is blocked)."""
+    project = copy_project(tmp_path / "project")
+    module = project / MODULE_04 / "module.md"
+    with site_serve(engine, project) as (base, _):
+        url = base + PAGE
+        wait_until(url, lambda text: "Who moves time today" in text)
+        page = browser.new_page()
+        blocked: list[str] = []
+        page.on("console", lambda message: blocked.append(message.text))
+        page.goto(url, wait_until="load")
+        assert page.locator("meta[http-equiv='Content-Security-Policy']").count() == 1
+        marker = "A sentence the open page shows after its reload."
+        edit(module, "## Who moves time today\n", f"## Who moves time today\n\n{marker}\n")
+        expect(page.locator("article")).to_contain_text(marker, timeout=90_000)
+        page.close()
+    assert not [text for text in blocked if "Content Security Policy" in text], blocked

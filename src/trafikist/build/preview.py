@@ -7,7 +7,8 @@ message on the page they are previewing, fixes the file, saves, and the page com
 this site (Zensical's live-reload client is an inline script, which the site's
 Content-Security-Policy blocks). Its reload client is a file of the same origin, which the
 policy allows: every HTML page it serves loads `/__trafikist/reload.js`, which waits on
-`/__trafikist/build` and reloads the page when a new build is in place. While the last build
+`/__trafikist/build` and reloads the page when a new build is in place. (The MkDocs adapter
+gives `mkdocs serve` the same client, for the same reason.) While the last build
 failed, every HTML address (and every unknown one) answers with the error page instead.
 """
 
@@ -24,18 +25,18 @@ from pathlib import Path
 ERROR_TITLE = "The course does not build"
 ERROR_CLASS = "tk-build-error"
 FIX_NOTE = "Fix the file named below and save it: this page reloads by itself."
-RELOAD_SCRIPT = "/__trafikist/reload.js"
+RELOAD_SCRIPT = "__trafikist/reload.js"  # under the site's root, in both engines' previews
 BUILD_ENDPOINT = "/__trafikist/build"
 WAIT_SECONDS = 25  # one long poll; the client asks again at once
-# Waits for a build newer than the one the page was served from, then reloads.
+# Asks `data-poll` (which answers once a newer build is in place, or after a while) and reloads
+# the page when the answer differs from the build it was served from (`data-build`).
 RELOAD_CLIENT = (
-    "const served = document.currentScript.dataset.build;\n"
+    "const { poll, build } = document.currentScript.dataset;\n"
     "async function wait() {\n"
     "  for (;;) {\n"
     "    try {\n"
-    f"      const answer = await fetch(`{BUILD_ENDPOINT}?after=${{served}}`, "
-    '{ cache: "no-store" });\n'
-    "      if ((await answer.text()).trim() !== served) return location.reload();\n"
+    '      const answer = await fetch(poll, { cache: "no-store" });\n'
+    "      if ((await answer.text()).trim() !== build) return location.reload();\n"
     "    } catch {\n"
     "      await new Promise((resolve) => setTimeout(resolve, 1000));\n"
     "    }\n"
@@ -43,6 +44,14 @@ RELOAD_CLIENT = (
     "}\n"
     "wait();\n"
 )
+
+
+def with_reload(page: str, root: str, poll: str, build: str) -> str:
+    """A page that loads the reload client (a file of the site's origin, which the page's
+    policy allows, where an inline script would be blocked)."""
+    tag = f'<script src="{root}{RELOAD_SCRIPT}" data-poll="{poll}" data-build="{build}"></script>'
+    at = page.rfind("</body>")
+    return page + tag if at < 0 else page[:at] + tag + page[at:]
 
 
 def error_html(message: str) -> str:
@@ -137,7 +146,7 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
-        if path == RELOAD_SCRIPT:
+        if path == f"/{RELOAD_SCRIPT}":
             return self._send(RELOAD_CLIENT.encode(), "text/javascript")
         if path == BUILD_ENDPOINT:
             after = self.path.partition("after=")[2]
@@ -156,9 +165,8 @@ class _Handler(SimpleHTTPRequestHandler):
         return super().do_GET()
 
     def _page(self, page: str, status: int) -> None:
-        client = f'<script src="{RELOAD_SCRIPT}" data-build="{self.preview.build}"></script>'
-        at = page.rfind("</body>")
-        page = page + client if at < 0 else page[:at] + client + page[at:]
+        build = str(self.preview.build)
+        page = with_reload(page, "/", f"{BUILD_ENDPOINT}?after={build}", build)
         self._send(page.encode("utf-8"), "text/html; charset=utf-8", status)
 
     def _send(self, body: bytes, kind: str, status: int = 200) -> None:

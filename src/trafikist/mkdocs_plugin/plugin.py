@@ -129,6 +129,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                 )
             content = _course(lambda page=page: build.page_markdown(page))
             files.append(File.generated(config, src_uri, content=content))
+        if self.serving:  # the reload client, which the pages' policy allows (on_serve)
+            files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
         for site_file in _course(build.site_files):
             source = str(site_file.source) if site_file.content is None else None
             uri, content = site_file.uri, site_file.content
@@ -179,6 +181,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             if path.exists():
                 server.watch(str(path))
         preview.wrap_builder(server, self._served_routes)
+        preview.reload_from_a_file(server)
         return server
 
     # -- the authors' preview loop: serve-only caches and errors on the page -------------------

@@ -7,6 +7,9 @@ themselves are the core's, trafikist.build.preview).
 - Any other failure (a strict-mode warning, an error in a later build step) is caught around
   mkdocs' builder (`wrap_builder`): it writes a plain error page over every route and returns,
   so mkdocs' live reload moves on instead of holding every request until a good build.
+- mkdocs' live reload is an inline script in every page, which the pages' policy blocks: the
+  page would never reload. `reload_from_a_file` makes the server load the core's reload client
+  from a file of the site instead, polling mkdocs' own reload endpoint.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from trafikist.build.preview import error_page
+from trafikist.build.preview import error_page, with_reload
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 
@@ -77,3 +80,16 @@ def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
 
     builder.trafikist_wrapped = True  # type: ignore[attr-defined]
     server.builder = builder
+
+
+def reload_from_a_file(server: Any) -> None:
+    """Inject `<script src=…/__trafikist/reload.js>` where mkdocs injects its inline script
+    (`LiveReloadServer._inject_js_into_html`, mkdocs 1.6)."""
+    counter = iter(range(1, 1 << 62))
+
+    def inject(content: bytes, epoch: int) -> bytes:
+        poll = f"/livereload/{epoch}/{next(counter)}"
+        page = with_reload(content.decode("utf-8"), server.mount_path, poll, str(epoch))
+        return page.encode("utf-8")
+
+    server._inject_js_into_html = inject

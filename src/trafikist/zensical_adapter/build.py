@@ -121,9 +121,12 @@ class ZensicalBuild:
             preview=preview,
         )
         # Zensical builds a folder's docs/ into its site/, both inside the folder of its
-        # configuration; beside the site folder, so the built site moves by a rename.
-        project.site_dir.parent.mkdir(parents=True, exist_ok=True)
-        self.work = Path(tempfile.mkdtemp(prefix=".zensical-", dir=project.site_dir.parent))
+        # configuration. A build's goes beside the site folder, so the built site moves by a
+        # rename; a preview's sites stay inside it, so it can be anywhere.
+        parent = None if preview else project.site_dir.parent
+        if parent is not None:
+            parent.mkdir(parents=True, exist_ok=True)
+        self.work = Path(tempfile.mkdtemp(prefix=".zensical-", dir=parent))
 
     def build(self, final: Path, *, clean: bool = False) -> list[Problem]:
         """One build into `final`; returns the warnings of a build that is not strict."""

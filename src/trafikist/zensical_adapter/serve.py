@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import itertools
 import shutil
+import signal
 import sys
 import threading
+from typing import Any
 
 from trafikist.build.cache import files_signature
 from trafikist.build.preview import PreviewServer, watch
@@ -48,6 +50,7 @@ def serve(project: Project, address: tuple[str, int]) -> int:
         print(f"INFO     -  Built; serving {server.url}", file=sys.stderr)
 
     stop = threading.Event()
+    signal.signal(signal.SIGTERM, _interrupt)  # a terminated preview cleans up too
     try:
         before = files_signature(builder.watched_paths)
         rebuild()
@@ -62,3 +65,7 @@ def serve(project: Project, address: tuple[str, int]) -> int:
         builder.course.cancel()
         builder.close()
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
