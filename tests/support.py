@@ -100,6 +100,12 @@ def copy_project(destination: Path, parts: tuple[str, ...] = PROJECT_PARTS) -> P
     return destination
 
 
+def build_leftovers(folder: Path) -> list[str]:
+    """What a build left beside its site folder: a staging folder, or Zensical's work folder.
+    A build, good or failed, leaves none."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith((".site", ".zensical-")))
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from support import build_env, copy_project, site_build
+from support import build_env, build_leftovers, copy_project, site_build
 
 MODULE_04 = Path("modules/04-blocking-timers-and-the-bus")
 
@@ -77,8 +77,7 @@ def assert_build_fails(
         assert message.startswith(where), f"{message!r} should start with {where!r}"
     assert ABORTED[good.engine] in output, output
     assert digest(project / "site") == good.files, "the previous site was changed"
-    leftovers = [path.name for path in project.iterdir() if path.name.startswith(".site")]
-    assert not leftovers, leftovers
+    assert build_leftovers(project) == []
     return message
 
 

@@ -20,7 +20,7 @@ from authoring.authoring_support import (
     digest,
     project_with_site,
 )
-from support import ROOT, build_env, edit, line_of, site_build
+from support import ROOT, build_env, build_leftovers, edit, line_of, site_build
 
 pytestmark = pytest.mark.slow
 
@@ -224,7 +224,7 @@ def test_strict_mode_warning_keeps_the_previous_site(project: Path, good_site: G
     assert "no-such-page.md" in output
     assert "Aborted with 1 warnings in strict mode!" in output
     assert digest(project / "site") == good_site.files
-    assert not [path for path in project.iterdir() if path.name.startswith(".site")]
+    assert build_leftovers(project) == []
 
 
 def test_a_good_build_replaces_the_site(project: Path, good_site: GoodSite) -> None:
@@ -236,4 +236,4 @@ def test_a_good_build_replaces_the_site(project: Path, good_site: GoodSite) -> N
     result = site_build(good_site.engine, project, project / "site")
     assert result.returncode == 0, result.stderr
     assert set(digest(project / "site")) == set(good_site.files)
-    assert not [path for path in project.iterdir() if path.name.startswith(".site")]
+    assert build_leftovers(project) == []
