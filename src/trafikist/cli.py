@@ -20,10 +20,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from trafikist.course.scaffold import Created, new_dive, new_module
 from trafikist.course.structure import Status
 from trafikist.errors import CourseError, _display_path
+
+if TYPE_CHECKING:
+    from trafikist.course.scaffold import Created
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -111,17 +114,18 @@ def _build(args: argparse.Namespace) -> int:
         return _mkdocs("build", *options, *args.passed_on)
     from trafikist.zensical_adapter.build import ZensicalBuild, read_project
 
-    project = read_project(args.config_file, args.site_dir)
-    builder = ZensicalBuild(project, strict=args.strict)
     try:
-        warnings = builder.build(project.site_dir, clean=args.clean)
+        project = read_project(args.config_file, args.site_dir)
+        builder = ZensicalBuild(project, strict=args.strict)
+        try:
+            warnings = builder.build(project.site_dir, clean=args.clean)
+        finally:
+            builder.close()
     except CourseError as error:
         for line in str(error).splitlines():
             print(f"ERROR    -  {line}", file=sys.stderr)
         print(ABORTED, file=sys.stderr)
         return 1
-    finally:
-        builder.close()
     for warning in warnings:
         print(f"WARNING  -  {warning}", file=sys.stderr)
     print(
@@ -155,6 +159,8 @@ def _modules_dir_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _new_module(args: argparse.Namespace) -> int:
+    from trafikist.course.scaffold import new_module
+
     created = new_module(
         args.modules_dir,
         args.title,
@@ -166,6 +172,8 @@ def _new_module(args: argparse.Namespace) -> int:
 
 
 def _new_dive(args: argparse.Namespace) -> int:
+    from trafikist.course.scaffold import new_dive
+
     created = new_dive(
         args.modules_dir,
         args.module,
@@ -178,7 +186,8 @@ def _new_dive(args: argparse.Namespace) -> int:
 
 
 def _report(created: Created, modules_dir: Path) -> int:
-    _check_course(modules_dir, None)  # the new page must leave a course that still loads
+    """The new page must leave a course that still loads."""
+    _check_course(modules_dir, None)
     print(
         f"created {_display_path(created.path)}: {created.kind.value} {created.number:02d}, "
         f"id '{created.page_id}', {created.status.value}. Preview it with: mkdocs serve"

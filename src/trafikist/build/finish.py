@@ -1,17 +1,17 @@
 """Finish the pages of a site an engine has already written, for an engine with no hook into a
 page's HTML (Zensical): the same two steps MkDocs runs on each page as it renders it.
 
-- `finish_pages`: resolve `id:` links and add status badges in every course page and
-  hand-written page (`CourseBuild.finalize_html`), and add the policy and the theme's fixes to
-  every page (`theme.finish_page`).
-- `dead_links`: every relative link in a page's content leads to a file of the site, and its
-  fragment to an id in that page. Authors' links are checked at the source (ids, by the
-  loader); this catches what the engine made of the rest, in one pass over the finished HTML.
+- `finish_site`: resolve `id:` links and add status badges in the content of every course page
+  and hand-written page (`CourseBuild.finalize_html`), and add the policy and the theme's fixes
+  to every page (`theme.finish_page`);
+- and in the same pass, the link check (`dead_links`): every relative link in a page's content
+  leads to a file of the site, and its fragment to an id in that page. Authors' links are
+  checked at the source (ids, by the loader); this catches what the engine made of the rest.
 """
 
 from __future__ import annotations
 
-import posixpath
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +20,10 @@ from urllib.parse import unquote, urlsplit
 from trafikist.build.session import CourseBuild
 from trafikist.build.theme import finish_page, injected_style_hashes
 from trafikist.course.structure import Page
-from trafikist.errors import CourseError, Problem
+from trafikist.errors import Problem
 
 HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')
-ID = re.compile(r'\sid="(?P<id>[^"]+)"')
+ID = re.compile(r' id="(?P<id>[^"]+)"')  # a literal start: the search skips ahead
 ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 
 
@@ -49,48 +49,81 @@ def built_pages(build: CourseBuild, docs_dir: Path) -> list[BuiltPage]:
     return found
 
 
-def finish_pages(build: CourseBuild, site_dir: Path, pages: list[BuiltPage]) -> None:
-    """Finish every HTML file of the site in place; raises CourseError for an unknown id."""
-    by_file = {page.file: page for page in pages}
+def finish_site(build: CourseBuild, site_dir: Path, pages: list[BuiltPage]) -> list[Problem]:
+    """Finish every HTML file of the site in place, then check the pages' links. Returns the
+    dead links; raises CourseError for an unknown id in a hand-written page."""
+    by_file = {page.file.as_posix(): page for page in pages}
     style_hashes = injected_style_hashes(site_dir)
-    for path in site_dir.rglob("*.html"):
-        relative = path.relative_to(site_dir)
-        if relative.parts[0] == build.options.assets_path.split("/")[0]:
-            continue
-        html = original = path.read_text(encoding="utf-8")
-        built = by_file.get(relative)
-        if built is not None:
-            html = build.finalize_html(html, built.page, built.source)
-        html = finish_page(html, style_hashes)
-        if html != original:
-            path.write_text(html, encoding="utf-8")
+    assets = build.options.assets_path.split("/")[0]
+    contents: dict[str, str] = {}  # each built page's finished content, for the link check
+    for folder, folders, names in os.walk(site_dir):
+        if folder == str(site_dir) and assets in folders:
+            folders.remove(assets)
+        for name in names:
+            if not name.endswith(".html"):
+                continue
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, site_dir).replace(os.sep, "/")
+            with open(path, encoding="utf-8") as file:
+                html = original = file.read()
+            built = by_file.get(relative)
+            if built is not None:
+                html, contents[relative] = _finalize_content(build, html, built)
+            html = finish_page(html, style_hashes)
+            if html != original:
+                with open(path, "w", encoding="utf-8") as file:
+                    file.write(html)
+    return _dead_links(site_dir, [(by_file[name], text) for name, text in contents.items()])
+
+
+def _finalize_content(build: CourseBuild, html: str, built: BuiltPage) -> tuple[str, str]:
+    """id: links and badges in the page's content, as MkDocs finalizes it (the theme's
+    navigation around it holds none); returns the page and its finished content."""
+    match = ARTICLE.search(html)
+    if match is None:
+        content = build.finalize_html(html, built.page, built.source)
+        return content, content
+    content = build.finalize_html(match[0], built.page, built.source)
+    return html[: match.start()] + content + html[match.end() :], content
 
 
 def dead_links(site_dir: Path, pages: list[BuiltPage]) -> list[Problem]:
     """Links in the pages' content that lead nowhere in the site, each against its source."""
-    anchors: dict[Path, set[str]] = {}
-    problems = []
+    found = []
     for built in pages:
         path = site_dir / built.file
-        if not path.is_file():
-            continue
-        content = "".join(ARTICLE.findall(path.read_text(encoding="utf-8")))
+        if path.is_file():
+            match = ARTICLE.search(path.read_text(encoding="utf-8"))
+            found.append((built, match[0] if match else ""))
+    return _dead_links(site_dir, found)
+
+
+def _dead_links(site_dir: Path, contents: list[tuple[BuiltPage, str]]) -> list[Problem]:
+    root = os.path.normpath(site_dir)
+    exists: dict[str, bool] = {}
+    anchors: dict[str, set[str]] = {}
+    problems = []
+    for built, content in contents:
+        page = os.path.join(root, str(built.file))
         for match in HREF.finditer(content):
             href = match["href"]
             parts = urlsplit(href)
             if parts.scheme or href.startswith(("//", "mailto:")):
                 continue
-            target = path
+            target = page
             if parts.path:
-                root = site_dir if parts.path.startswith("/") else path.parent
-                target = Path(posixpath.normpath(str(root / unquote(parts.path).lstrip("/"))))
-            if target.is_dir():
-                target /= "index.html"
-            if not target.is_file():
+                base = root if parts.path.startswith("/") else os.path.dirname(page)
+                target = os.path.normpath(os.path.join(base, unquote(parts.path).lstrip("/")))
+                if parts.path.endswith("/") or os.path.isdir(target):
+                    target = os.path.join(target, "index.html")
+            if target not in exists:
+                exists[target] = os.path.isfile(target)
+            if not exists[target]:
                 problems.append(_dead(built, href, "leads to no page of the site"))
-            elif parts.fragment and target.suffix == ".html":
+            elif parts.fragment and target.endswith(".html"):
                 if target not in anchors:
-                    anchors[target] = set(ID.findall(target.read_text(encoding="utf-8")))
+                    with open(target, encoding="utf-8") as file:
+                        anchors[target] = set(ID.findall(file.read()))
                 if unquote(parts.fragment) not in anchors[target]:
                     problems.append(_dead(built, href, "names an anchor its page does not have"))
     return problems
@@ -114,12 +147,6 @@ def _dead(built: BuiltPage, href: str, what: str) -> Problem:
         f"the link '{written}' {what}.",
         "Link to a page that exists, by id for a course page (id:PAGE).",
     )
-
-
-def check_links(site_dir: Path, pages: list[BuiltPage]) -> None:
-    problems = dead_links(site_dir, pages)
-    if problems:
-        raise CourseError(problems)
 
 
 def _url_of(src_uri: str, directory_urls: bool) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from trafikist.build.files import write_site_files
-from trafikist.build.finish import built_pages, check_links, finish_pages
+from trafikist.build.finish import built_pages, finish_site
 from trafikist.build.options import BuildOptions
 from trafikist.build.session import CourseBuild
 from trafikist.build.staging import SiteStaging
@@ -218,17 +218,11 @@ class ZensicalBuild:
         """The site's own files, the finished pages, the link check, and what comes after
         the pages; raises CourseError."""
         write_site_files(site_dir, self.course.site_files())
-        pages = built_pages(self.course, self.project.docs_dir)
-        finish_pages(self.course, site_dir, pages)
-        try:
-            check_links(site_dir, pages)
-            warnings: list[Problem] = []
-        except CourseError as error:
-            if self.strict:
-                raise
-            warnings = error.problems
+        dead = finish_site(self.course, site_dir, built_pages(self.course, self.project.docs_dir))
+        if dead and self.strict:
+            raise CourseError(dead)
         self.course.after_pages(site_dir)
-        return warnings
+        return dead
 
     @property
     def watched_paths(self) -> list[Path]:
