@@ -35,8 +35,7 @@ SEED = next(
     (
         path
         for path in (
-            ROOT.parent / "shared" / SEED_NAME,
-            ROOT.parents[1] / "shared" / SEED_NAME,
+            *(folder / "shared" / SEED_NAME for folder in ROOT.parents),
             Path("/work/shared") / SEED_NAME,
         )
         if path.is_file()

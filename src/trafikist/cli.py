@@ -190,7 +190,7 @@ def _report(created: Created, modules_dir: Path) -> int:
     _check_course(modules_dir, None)
     print(
         f"created {_display_path(created.path)}: {created.kind.value} {created.number:02d}, "
-        f"id '{created.page_id}', {created.status.value}. Preview it with: mkdocs serve"
+        f"id '{created.page_id}', {created.status.value}. Preview it with: scripts/serve"
     )
     return 0
 

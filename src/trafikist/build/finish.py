@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from trafikist.build.cache import caches_enabled, digest
 from trafikist.build.session import CourseBuild
 from trafikist.build.theme import finish_page, injected_style_hashes
 from trafikist.course.structure import Page
@@ -49,13 +50,36 @@ def built_pages(build: CourseBuild, docs_dir: Path) -> list[BuiltPage]:
     return found
 
 
-def finish_site(build: CourseBuild, site_dir: Path, pages: list[BuiltPage]) -> list[Problem]:
+@dataclass
+class FinishedPages:
+    """A preview's finished pages across rebuilds: a page the engine wrote exactly as last
+    time, in a site whose pages have the same addresses and statuses, is finished as last
+    time. By file: (what finishing read, the page it wrote, its content)."""
+
+    context: str = ""
+    pages: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def start(self, context: str) -> None:
+        if context != self.context:
+            self.context, self.pages = context, {}
+
+
+def finish_site(
+    build: CourseBuild,
+    site_dir: Path,
+    pages: list[BuiltPage],
+    kept: FinishedPages | None = None,
+) -> list[Problem]:
     """Finish every HTML file of the site in place, then check the pages' links. Returns the
     dead links; raises CourseError for an unknown id in a hand-written page."""
     by_file = {page.file.as_posix(): page for page in pages}
     style_hashes = injected_style_hashes(site_dir)
     assets = build.options.assets_path.split("/")[0]
     contents: dict[str, str] = {}  # each built page's finished content, for the link check
+    course = build.site.pages() if build.site else []
+    kept = kept if kept is not None and caches_enabled() else FinishedPages()
+    files = [page.file.as_posix() for page in pages]
+    kept.start(digest(style_hashes, [(p.id, p.status.value, p.path) for p in course], files))
     for folder, folders, names in os.walk(site_dir):
         if folder == str(site_dir) and assets in folders:
             folders.remove(assets)
@@ -67,9 +91,17 @@ def finish_site(build: CourseBuild, site_dir: Path, pages: list[BuiltPage]) -> l
             with open(path, encoding="utf-8") as file:
                 html = original = file.read()
             built = by_file.get(relative)
+            last = kept.pages.get(relative)
+            if last is not None and last[0] == original:
+                html, content = last[1], last[2]
+            else:
+                content = ""
+                if built is not None:
+                    html, content = _finalize_content(build, html, built)
+                html = finish_page(html, style_hashes)
+                kept.pages[relative] = (original, html, content)
             if built is not None:
-                html, contents[relative] = _finalize_content(build, html, built)
-            html = finish_page(html, style_hashes)
+                contents[relative] = content
             if html != original:
                 with open(path, "w", encoding="utf-8") as file:
                     file.write(html)

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from trafikist.build.files import write_site_files
-from trafikist.build.finish import built_pages, finish_site
+from trafikist.build.finish import FinishedPages, built_pages, finish_site
 from trafikist.build.options import BuildOptions
 from trafikist.build.session import CourseBuild
 from trafikist.build.staging import SiteStaging
@@ -120,6 +120,7 @@ class ZensicalBuild:
             directory_urls=project.directory_urls,
             preview=preview,
         )
+        self.finished = FinishedPages()  # a preview's, across rebuilds
         # Zensical builds a folder's docs/ into its site/, both inside the folder of its
         # configuration. A build's goes beside the site folder, so the built site moves by a
         # rename; a preview's sites stay inside it, so it can be anywhere.
@@ -218,7 +219,8 @@ class ZensicalBuild:
         """The site's own files, the finished pages, the link check, and what comes after
         the pages; raises CourseError."""
         write_site_files(site_dir, self.course.site_files())
-        dead = finish_site(self.course, site_dir, built_pages(self.course, self.project.docs_dir))
+        pages = built_pages(self.course, self.project.docs_dir)
+        dead = finish_site(self.course, site_dir, pages, self.finished)
         if dead and self.strict:
             raise CourseError(dead)
         self.course.after_pages(site_dir)
