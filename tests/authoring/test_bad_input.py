@@ -208,10 +208,11 @@ def test_strict_mode_warning_keeps_the_previous_site(project: Path, good_site: G
     line = len(docs.read_text(encoding="utf-8").splitlines())  # the line just written
     if good_site.engine == "zensical":
         message = assert_build_fails(
-            project, good_site, r"the link 'no-such-page\.md' leads to no page of the site\.",
+            project, good_site, r"the link 'no-such-page\.md' does not resolve: the target is "
+            r"not found among documentation files\.",
             file=docs.relative_to(project), line=line,
         )  # fmt: skip
-        assert "Fix: Link to a page that exists" in message
+        assert "Fix: Point it at a page that exists" in message
         return
     # Not `mkdocs build -q`: -q drops warnings before mkdocs counts them for --strict.
     result = subprocess.run(

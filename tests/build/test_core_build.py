@@ -102,9 +102,12 @@ def test_dead_links_name_the_source_line_as_the_author_wrote_the_link(tmp_path: 
     source = tmp_path / "guide.md"
     source.write_text("# Guide\n\nSee [x](missing.md).\n\nAnd [y](other.md#gone).\n")
     found = dead_links(site, [BuiltPage(Path("guide/index.html"), "guide/", source)])
+    # In the words MkDocs' own validation uses, as the MkDocs adapter reports it.
     assert [str(problem) for problem in found] == [
-        f"{source}:3: the link 'missing.md' leads to no page of the site. Fix: Link to a "
-        "page that exists, by id for a course page (id:PAGE).",
-        f"{source}:5: the link 'other.md#gone' names an anchor its page does not have. Fix: "
-        "Link to a page that exists, by id for a course page (id:PAGE).",
+        f"{source}:3: the link 'missing.md' does not resolve: the target is not found among "
+        "documentation files. Fix: Point it at a page that exists, or link a course page by "
+        "its id: [text](id:PAGE).",
+        f"{source}:5: the link 'other.md#gone' does not resolve: the page does not contain an "
+        "anchor '#gone'. Fix: Link to an anchor the page has (its headings' ids), or to the "
+        "page alone.",
     ]

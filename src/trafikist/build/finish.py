@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 from trafikist.build.cache import caches_enabled, digest
 from trafikist.build.session import CourseBuild
 from trafikist.build.theme import finish_page, injected_style_hashes
+from trafikist.course.links import ENGINE_LINK_FIXES, LINK_TARGET
 from trafikist.course.structure import Page
 from trafikist.errors import Problem
 
@@ -132,6 +133,7 @@ def dead_links(site_dir: Path, pages: list[BuiltPage]) -> list[Problem]:
 
 def _dead_links(site_dir: Path, contents: list[tuple[BuiltPage, str]]) -> list[Problem]:
     root = os.path.normpath(site_dir)
+    sources = {os.path.join(root, str(built.file)): built.source for built, _ in contents}
     exists: dict[str, bool] = {}
     anchors: dict[str, set[str]] = {}
     problems = []
@@ -151,34 +153,43 @@ def _dead_links(site_dir: Path, contents: list[tuple[BuiltPage, str]]) -> list[P
             if target not in exists:
                 exists[target] = os.path.isfile(target)
             if not exists[target]:
-                problems.append(_dead(built, href, "leads to no page of the site"))
+                why = "the target is not found among documentation files"
+                problems.append(_dead(built, href, why, "not found"))
             elif parts.fragment and target.endswith(".html"):
                 if target not in anchors:
                     with open(target, encoding="utf-8") as file:
                         anchors[target] = set(ID.findall(file.read()))
                 if unquote(parts.fragment) not in anchors[target]:
-                    problems.append(_dead(built, href, "names an anchor its page does not have"))
+                    doc = sources.get(target)
+                    name = f"the doc '{doc.name}'" if doc is not None else "the page"
+                    why = f"{name} does not contain an anchor '#{parts.fragment}'"
+                    problems.append(_dead(built, href, why, "anchor"))
     return problems
 
 
-def _dead(built: BuiltPage, href: str, what: str) -> Problem:
-    """A dead link against its source's line, as the author wrote it (the engine rewrote
-    `x.md` as `x/`; the line is found by the link's last name)."""
-    name = href.split("#")[0].rstrip("/").rsplit("/", 1)[-1] or href
+def _dead(built: BuiltPage, href: str, why: str, kind: str) -> Problem:
+    """A dead link in the words MkDocs' validation uses (trafikist.mkdocs_plugin.validation),
+    against its source's line and as the author wrote it: the engine rewrote `x.md` as `x/`,
+    so the written link is the one whose last name is the same."""
+    name = _last_name(href)
     line, written = None, href
     if built.source.is_file():
-        target = re.compile(rf"\]\((?P<target>[^)\s]*{re.escape(name)}[^)\s]*)\)")
         for number, text in enumerate(built.source.read_text(encoding="utf-8").splitlines(), 1):
-            match = target.search(text)
-            if match is not None or f'"{name}' in text:
-                line, written = number, match["target"] if match else href
+            match = next((m for m in LINK_TARGET.finditer(text)
+                          if _last_name(m["target"]) == name), None)  # fmt: skip
+            if match is not None:
+                line, written = number, match["target"].strip("<>")
                 break
     return Problem(
-        built.source,
-        line,
-        f"the link '{written}' {what}.",
-        "Link to a page that exists, by id for a course page (id:PAGE).",
-    )
+        built.source, line, f"the link '{written}' does not resolve: {why}.",
+        ENGINE_LINK_FIXES[kind],
+    )  # fmt: skip
+
+
+def _last_name(link: str) -> str:
+    """`../guide/#x`, `guide.md#x` and `guide/index.md` all name `guide`."""
+    path = link.split("#")[0].rstrip("/").removesuffix(".md").removesuffix("/index")
+    return path.rsplit("/", 1)[-1] or link
 
 
 def _url_of(src_uri: str, directory_urls: bool) -> str:

@@ -114,11 +114,14 @@ class ZensicalBuild:
     def __init__(self, project: Project, *, preview: bool = False, strict: bool = False) -> None:
         self.project = project
         self.strict = strict or project.strict
+        self.warnings: list[Problem] = []  # this build's, when it is not strict
         self.course = CourseBuild(
             project.base_dir,
             project.options,
             directory_urls=project.directory_urls,
             preview=preview,
+            strict=self.strict,
+            warn=self.warnings.append,
         )
         self.finished = FinishedPages()  # a preview's, across rebuilds
         # Zensical builds a folder's docs/ into its site/, both inside the folder of its
@@ -132,11 +135,12 @@ class ZensicalBuild:
     def build(self, final: Path, *, clean: bool = False) -> list[Problem]:
         """One build into `final`; returns the warnings of a build that is not strict."""
         staging = SiteStaging(final)
+        self.warnings.clear()
         try:
             site_dir = staging.adopt(self._zensical(clean))
-            warnings = self._finish(site_dir)
+            self.warnings += self._finish(site_dir)
             staging.commit()
-            return warnings
+            return list(self.warnings)
         except BaseException:
             self.course.cancel()
             staging.discard()
