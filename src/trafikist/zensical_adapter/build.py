@@ -31,6 +31,7 @@ from trafikist.build.finish import FinishedPages, built_pages, finish_site
 from trafikist.build.options import BuildOptions
 from trafikist.build.session import CourseBuild
 from trafikist.build.staging import SiteStaging
+from trafikist.course.structure import Page
 from trafikist.errors import CourseError, Problem
 
 # Zensical's link validation is a Python scanner of every page's Markdown, about 1 s of a
@@ -44,6 +45,7 @@ class _TolerantLoader(yaml.SafeLoader):
 
 
 _TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml where it is built in
 
 
 @dataclass(frozen=True)
@@ -158,12 +160,9 @@ class ZensicalBuild:
         files = self._docs(site.pages())
         _sync(docs, files)
         config = self.work / "mkdocs.yml"
-        config.write_text(
-            yaml.safe_dump(
-                self._config(site.markdown_extension_configs()), sort_keys=False, allow_unicode=True
-            ),
-            "utf-8",
-        )
+        settings = self._config(site.markdown_extension_configs())
+        text = yaml.dump(settings, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+        config.write_text(text, encoding="utf-8")
         import zensical  # the engine; imported only by this adapter
 
         try:
@@ -178,7 +177,7 @@ class ZensicalBuild:
             ) from None
         return self.work / "site"
 
-    def _docs(self, pages: list[Any]) -> dict[str, bytes]:
+    def _docs(self, pages: list[Page]) -> dict[str, bytes]:
         """The files of the docs folder Zensical builds: docs/ as it is, and the course."""
         files = {}
         if self.project.docs_dir.is_dir():
