@@ -87,14 +87,18 @@ def _fill(path: Path, paragraphs: int = 12) -> None:
 
 
 def plain_project(course_project: Path, folder: Path) -> Path:
-    """The same pages' Markdown as plain files, built by mkdocs-material with no trafikist."""
+    """The same pages as plain files, built by mkdocs-material with no trafikist: the course's
+    pages as the renderer writes them, and the hand-written pages of docs/, which both of ours
+    build too."""
     import yaml
 
     sys.path.insert(0, str(ROOT / "src"))
+    from trafikist.build.session import docs_nav
     from trafikist.site import load_site
 
     site = load_site(course_project / "modules")
     docs = folder / "docs"
+    shutil.copytree(course_project / "docs", docs)
     for page in site.pages():
         target = docs / page.src_uri()
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -104,7 +108,7 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     config = yaml.safe_load((course_project / "mkdocs.yml").read_text(encoding="utf-8"))
     config["plugins"] = ["search"]
     config["strict"] = False
-    config["nav"] = site.nav()
+    config["nav"] = site.nav() + docs_nav(course_project / "docs")
     config["extra_css"] = [
         f"assets/trafikist/{path.relative_to(course_project / 'widgets').as_posix()}"
         for path in sorted((course_project / "widgets").rglob("*.css"))

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from trafikist.build import assets
 from trafikist.build.cache import MarkdownCache, files_signature
+from trafikist.build.checks import PARALLEL, ChecksInChild
 from trafikist.build.files import SiteFile, write_site_files
 from trafikist.build.options import BuildOptions
 from trafikist.course.structure import Page
@@ -44,6 +45,10 @@ class CourseBuild:
     # error when `strict`, and otherwise goes to `warn`.
     strict: bool = True
     warn: Callable[[Problem], None] | None = None
+    # Check the course on the second core while the engine builds (a one-shot build whose
+    # adapter calls `checked()` before the swap; trafikist.build.checks).
+    checks_in_parallel: bool = False
+    checks: ChecksInChild | None = None
     site: Site | None = None
     widget: DutyWidget | None = None
     markdown: MarkdownCache = field(default_factory=MarkdownCache)
@@ -54,14 +59,15 @@ class CourseBuild:
     def load(self) -> Site:
         """Load and check the course, and prepare the duty widget; raises CourseError."""
         self.cancel()  # a snapshot the last build never waited for
-        self.site = load_site(
-            self.path(self.options.modules_dir),
-            base_dir=self.base_dir,
-            registry=self.options.registry,
-            directory_urls=self.directory_urls,
-            strict=self.strict,
-            warn=self.warn,
-        )
+        if self.checks_in_parallel and PARALLEL and not self.preview:
+            self.checks = ChecksInChild.start(self._checked_in_child)
+            try:
+                self.site = self._load_site(checks=False)
+            except BaseException:
+                self.cancel()  # the child would stop at the same place
+                raise
+        else:
+            self.site = self._load_site(checks=True, warn=self.warn)
         self.widget = self._prepare_duty_widget(self.site)
         if self.preview:
             self.site.renderer.templates.bytecode_cache = self.markdown.bytecode
@@ -70,6 +76,36 @@ class CourseBuild:
             ]
             self.markdown.start(self.site.pages(), files_signature(others))
         return self.site
+
+    def _load_site(self, checks: bool, warn: Callable[[Problem], None] | None = None) -> Site:
+        return load_site(
+            self.path(self.options.modules_dir),
+            base_dir=self.base_dir,
+            registry=self.options.registry,
+            directory_urls=self.directory_urls,
+            strict=self.strict,
+            warn=warn,
+            checks=checks,
+        )
+
+    def _checked_in_child(self) -> list[Problem]:
+        warnings: list[Problem] = []
+        self._load_site(checks=True, warn=warnings.append)
+        return warnings
+
+    def checked(self, failure: BaseException | None = None) -> None:
+        """The verdict of checks running in parallel: raises CourseError with their problems,
+        which come before `failure` (what stopped the build meanwhile), as a build that checks
+        first would have stopped on them."""
+        if self.checks is None:
+            return
+        checks, self.checks = self.checks, None
+        if failure is not None and not isinstance(failure, CourseError):
+            checks.cancel()
+            return
+        for warning in checks.verdict():
+            if self.warn is not None:
+                self.warn(warning)
 
     def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
         """Bake each duty's default run, build the model's wheel, find Pyodide's runtime."""
@@ -159,9 +195,12 @@ class CourseBuild:
             write_site_files(site_dir, self.widget.late_site_files())
 
     def cancel(self) -> None:
-        """The build failed or is being replaced: stop making the snapshot."""
+        """The build failed or is being replaced: stop making the snapshot, and the checks."""
         if self.widget is not None:
             self.widget.cancel()
+        if self.checks is not None:
+            self.checks.cancel()
+            self.checks = None
 
     # -- the preview ----------------------------------------------------------------------------
 

@@ -124,6 +124,7 @@ class ZensicalBuild:
             preview=preview,
             strict=self.strict,
             warn=self.warnings.append,
+            checks_in_parallel=not preview,
         )
         self.finished = FinishedPages()  # a preview's, across rebuilds
         # Zensical builds a folder's docs/ into its site/, both inside the folder of its
@@ -139,8 +140,13 @@ class ZensicalBuild:
         staging = SiteStaging(final)
         self.warnings.clear()
         try:
-            site_dir = staging.adopt(self._zensical(clean))
-            self.warnings += self._finish(site_dir)
+            try:
+                site_dir = staging.adopt(self._zensical(clean))
+                self.warnings += self._finish(site_dir)
+            except BaseException as failure:
+                self.course.checked(failure)  # the checks' problems come first
+                raise
+            self.course.checked()
             staging.commit()
             return list(self.warnings)
         except BaseException:
