@@ -25,6 +25,8 @@ ZENSICAL = (
     HEAD + "<body>"
     '<label class="md-overlay" for="__drawer" aria-hidden="true"></label>'
     '<div class="md-search" data-md-component="search" role="dialog" aria-label="Search">'
+    '<form class="md-header__option" data-md-component="palette"><input class="md-option" '
+    'aria-hidden="true" type="radio" name="__palette" id="__palette_0"></form>'
     '<input class="md-toggle" type="checkbox" id="__toc">'
     '<label class="md-nav__title" for="__toc">On this page</label>'
     "</body></html>"
@@ -70,6 +72,20 @@ def test_zensical_markup_gets_its_own_and_keeps_what_it_has_right() -> None:
     assert '<label class="md-overlay" for="__drawer">' in page
     assert 'aria-hidden="true"' not in page
     assert 'for="__toc"' in page  # the control is there
+    assert 'data-md-component="palette"' not in page  # one scheme: nothing to choose
+
+
+def test_a_palette_with_a_choice_stays() -> None:
+    form = (
+        '<form class="md-header__option" data-md-component="palette">'
+        '<input class="md-option" aria-label="Dark" type="radio" name="__palette" '
+        'id="__palette_0">'
+        '<label class="md-header__button" for="__palette_1"></label>'
+        '<input class="md-option" aria-label="Light" type="radio" name="__palette" '
+        'id="__palette_1">'
+        "</form>"
+    )
+    assert form in finish_page(ZENSICAL.replace("<body>", "<body>" + form))
 
 
 def test_finishing_twice_changes_nothing() -> None:

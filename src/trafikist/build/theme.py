@@ -32,6 +32,9 @@ CHARSET = '<meta charset="utf-8">'
 SEARCH_DIALOG = 'data-md-component="search" role="dialog"'
 NAV_TITLE = re.compile(r'<label class="md-nav__title" for="__nav_(?P<id>[^"]+)"')
 OVERLAY = '<label class="md-overlay" for="__drawer" aria-hidden="true">'
+PALETTE_FORM = re.compile(
+    r'<form class="md-header__option" data-md-component="palette">(?P<inside>.*?)</form>', re.S
+)
 # Zensical's search dialog lives in a shadow root that its script gives a <style> element, whose
 # text is a string constant of the theme's bundle: `…attachShadow({mode:"open"});
 # o.appendChild(C("style",{},Tc.toString()))…var Tc='…'` (bundle.77dd0ce9.min.js, 0.0.73).
@@ -45,7 +48,7 @@ def finish_page(html: str, style_hashes: tuple[str, ...] = (), search_label: str
     """One page of the theme, with the policy and the fixes. `style_hashes`: the policy's hash
     sources for the styles the theme's script injects (`injected_style_hashes`)."""
     html = _add_policy(html, style_hashes)
-    return _fix_overlay(_fix_nav(_name_search(html, search_label)))
+    return _drop_lone_palette(_fix_overlay(_fix_nav(_name_search(html, search_label))))
 
 
 def _add_policy(html: str, style_hashes: tuple[str, ...]) -> str:
@@ -133,6 +136,20 @@ def _fix_nav(html: str) -> str:
     if 'id="__toc"' not in html:
         html = html.replace(' for="__toc"', "")
     return html
+
+
+def _drop_lone_palette(html: str) -> str:
+    """With one colour scheme there is nothing to choose: mkdocs-material then writes no palette
+    form, but Zensical (which makes the palette a list) writes one with a single radio, hidden
+    from assistive technology and still focusable (Lighthouse: aria-hidden-focus). That form
+    goes; a palette of two or more schemes, with its toggles, stays."""
+
+    def drop(match: re.Match[str]) -> str:
+        inside = match["inside"]
+        lone = inside.count('name="__palette"') == 1 and "<label" not in inside
+        return "" if lone else match[0]
+
+    return PALETTE_FORM.sub(drop, html, count=1)
 
 
 def _fix_overlay(html: str) -> str:
