@@ -99,3 +99,28 @@ def test_the_watch_sees_a_save_made_while_the_first_build_ran(tmp_path: Path) ->
     stop.set()
     thread.join()
     assert calls == [1]
+
+
+def test_the_watch_builds_a_save_once_it_is_whole(tmp_path: Path) -> None:
+    """An editor that writes a file in two steps gets one rebuild, of the whole file, even when
+    a poll falls between the steps (the watch polls at 0, 0.5, 1.0 … s; the steps come at 0.4
+    and 0.6 s)."""
+    source = tmp_path / "module.md"
+    source.write_text("before")
+    seen: list[str] = []
+    stop = threading.Event()
+    before = files_signature([source])
+    thread = threading.Thread(
+        target=watch,
+        args=(lambda: [source], files_signature, lambda: seen.append(source.read_text()), stop),
+        kwargs={"last": before, "interval": 0.5},
+    )
+    thread.start()
+    time.sleep(0.4)
+    source.write_text("")  # truncated: what the poll at 0.5 s finds
+    time.sleep(0.2)
+    source.write_text("the whole file")
+    time.sleep(2.5)  # room for a second, wrong rebuild
+    stop.set()
+    thread.join()
+    assert seen == ["the whole file"]

@@ -188,9 +188,16 @@ def watch(
 ) -> None:
     """Call `on_change` each time the files under `paths` differ from the signature `last`,
     until `stop` is set (`last` is taken before the build it follows, so a save during that
-    build is not missed)."""
+    build is not missed). A change is built once the files have stood still for `interval`:
+    an editor that truncates a file, then writes it, is not caught half-way."""
     while not stop.wait(interval):
         now = signature(paths())
-        if now != last:
-            last = now
-            on_change()
+        if now == last:
+            continue
+        while not stop.wait(interval):
+            settled = signature(paths())
+            if settled == now:
+                break
+            now = settled
+        last = now
+        on_change()
