@@ -60,8 +60,9 @@ def test_a_seed_row_shows_every_fact(pages) -> None:
 def test_chosen_values_are_marked(pages) -> None:
     page = pages["command-emq-append"]
     assert page.summary.endswith("(the model's own choice, not trafikey's)")
-    assert "| Arity | -4 (at least 4 arguments, the command name included) — *the model's own " in (
-        page.body
+    assert (
+        "| Arity | -4 (at least 4 arguments, the command name included) — "
+        "[not trafikey's]{choice: bus-verb-rows}" in page.body
     )
     # Each chosen value carries the choice marker, which links to the model's choices.
     assert page.body.count("[not trafikey's]{choice: bus-verb-rows}") == 10
