@@ -5,7 +5,8 @@ as a static host serves them): performance, accessibility, best practices and SE
 Lighthouse's default mobile emulation and simulated throttling. Targets: 1.0 for accessibility
 and best practices, at least 0.95 for performance and SEO. A benchmark, never a timed test.
 
-    .venv/bin/python scripts/bench_lighthouse.py [--site DIR] [--keep DIR] [--summary]
+    .venv/bin/python scripts/bench_lighthouse.py [--site DIR] [--keep DIR] [--engine zensical]
+                                                 [--summary]
 
 Without --site the course is built into a temporary folder first. --keep writes the full
 Lighthouse reports (JSON) to DIR.
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gates.gatelib import build_plain_baseline  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, site_or_build  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, site_or_build  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 PAGES = {
@@ -113,11 +114,17 @@ def failed_audits(result: dict, category: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="mkdocs",
+        help="the engine that builds the site and the plain side (mkdocs-material or Zensical)",
+    )
     parser.add_argument("--keep", type=Path, help="a folder for the full reports")
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as temp:
-        site = site_or_build(args.site, Path(temp))
+        site = site_or_build(args.site, Path(temp), args.engine)
         reports = args.keep or Path(temp) / "reports"
         reports.mkdir(parents=True, exist_ok=True)  # Lighthouse does not create it
         results = {}
@@ -127,7 +134,7 @@ def main() -> int:
                 results[name] = lighthouse(base + path, report)
         # The same page as plain mkdocs-material, same theme settings: what the theme and this
         # machine score on their own (simulated throttling scales with the machine's speed).
-        plain = build_plain_baseline(site, Path(temp) / "plain")
+        plain = build_plain_baseline(site, Path(temp) / "plain", args.engine)
         with serve(plain) as base:
             results["plain 04"] = lighthouse(base + MODULE_04, reports / "plain-04.json")
         if args.keep is None:

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Save-to-reload time of `mkdocs serve` on a generated 30-module course.
+"""Save-to-reload time of each engine's preview on a generated 30-module course: `mkdocs serve`,
+and `trafikist serve --engine zensical`.
 
-It starts a real `mkdocs serve` on a free port, then edits one module's text again and again:
-each time it writes the file and polls the served page until the new text is there (the file
-written -> the rebuilt page served). It prints the median and the max (target: median < 1 s).
+For each engine it starts the real preview on a free port, then edits one module's text again
+and again: each time it writes the file and polls the served page until the new text is there
+(the file written -> the rebuilt page served). It prints the median and the max (target:
+median < 1 s).
 
-    .venv/bin/python scripts/bench_reload.py [--modules 30] [--edits 12] [--summary]
+    .venv/bin/python scripts/bench_reload.py [--engine mkdocs zensical] [--modules 30]
+                                             [--edits 12] [--summary]
 
 The course is generated with the scaffold command in a temporary folder (see bench_build.py).
 """
@@ -39,13 +42,19 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def serve_command(engine: str, address: str) -> list[str]:
+    if engine == "mkdocs":
+        return [PYTHON, "-m", "mkdocs", "serve", "--dev-addr", address]
+    return [PYTHON, "-m", "trafikist.cli", "serve", "--engine", engine, "-a", address]
+
+
 @contextlib.contextmanager
-def mkdocs_serve(project: Path, *extra: str) -> Iterator[str]:
-    """Run `mkdocs serve` in `project`; yield its base URL once it answers."""
+def preview(engine: str, project: Path, *extra: str) -> Iterator[str]:
+    """Run the engine's preview in `project`; yield its base URL once it answers."""
     port = free_port()
     log = (project / "serve.log").open("w")
     process = subprocess.Popen(
-        [PYTHON, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}", *extra],
+        [*serve_command(engine, f"127.0.0.1:{port}"), *extra],
         cwd=project,
         env=env(),
         stdout=log,
@@ -105,26 +114,34 @@ def measure(project: Path, base: str, edits: int) -> list[float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--engine", nargs="+", choices=("mkdocs", "zensical"),
+                        default=["mkdocs", "zensical"])  # fmt: skip
     parser.add_argument("--modules", type=int, default=30)
     parser.add_argument("--dives", type=int, default=2)
     parser.add_argument("--edits", type=int, default=12)
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     parser.add_argument("serve_args", nargs="*", help="extra `mkdocs serve` arguments")
     args = parser.parse_args()
+    results: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-reload-") as temp:
         project = generate_course(Path(temp) / "course", args.modules, args.dives)
-        with mkdocs_serve(project, *args.serve_args) as base:
-            times = measure(project, base, args.edits)
-    median = statistics.median(times)
+        for engine in args.engine:
+            extra = args.serve_args if engine == "mkdocs" else []
+            with preview(engine, project, *extra) as base:
+                results[engine] = measure(project, base, args.edits)
     if args.summary:
-        ratio = median / TARGET_SECONDS
-        print(f"save to reload, module edit\t{median:.2f}\t{TARGET_SECONDS:.2f}\t{ratio:.2f}")
+        for engine, times in results.items():
+            median = statistics.median(times)
+            name = f"save to reload, module edit, {engine}"
+            print(f"{name}\t{median:.2f}\t{TARGET_SECONDS:.2f}\t{median / TARGET_SECONDS:.2f}")
         return 0
-    print(f"mkdocs serve, {args.modules} generated modules, one module's text edited")
-    print(f"{'edits':>6}{'median s':>10}{'min s':>8}{'max s':>8}")
-    print(f"{len(times):>6}{median:>10.2f}{min(times):>8.2f}{max(times):>8.2f}")
-    verdict = "within" if median < TARGET_SECONDS else "OVER"
-    print(f"median {median:.2f} s ({verdict} the {TARGET_SECONDS:.0f} s target)")
+    print(f"preview, {args.modules} generated modules, one module's text edited")
+    print(f"{'engine':<10}{'edits':>6}{'median s':>10}{'min s':>8}{'max s':>8}")
+    for engine, times in results.items():
+        median = statistics.median(times)
+        print(f"{engine:<10}{len(times):>6}{median:>10.2f}{min(times):>8.2f}{max(times):>8.2f}"
+              f"  ({'within' if median < TARGET_SECONDS else 'OVER'} the "
+              f"{TARGET_SECONDS:.0f} s target)")  # fmt: skip
     print(f"load average: {' '.join(f'{value:.1f}' for value in os.getloadavg())}")
     return 0
 

@@ -4,7 +4,10 @@ mkdocs-material, raw and gzipped (level 6), by kind (HTML, CSS, JS, fonts; "othe
 but not counted: the search index, the favicon). The gate (tests/gates/test_weight.py) allows
 at most 1.15x; this prints the same figures as a table.
 
-    .venv/bin/python scripts/bench_weight.py [--site DIR] [--page PATH] [--summary]
+    .venv/bin/python scripts/bench_weight.py [--site DIR] [--page PATH] [--engine zensical]
+                                             [--summary]
+
+With --engine zensical both sides are Zensical's: ours, and the plain page as Zensical builds it.
 
 Without --site the course is built into a temporary folder first. The plain side is always
 built in the same run: every page as plain Markdown, the same theme settings, the search plugin.
@@ -30,7 +33,7 @@ from gates.gatelib import (  # noqa: E402
     format_weight,
     measure_weight,
 )
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build  # noqa: E402
 from trafikist.offline import precache_entries  # noqa: E402
 
 LIMIT = 1.15
@@ -39,14 +42,20 @@ LIMIT = 1.15
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="mkdocs",
+        help="the engine that builds the site and the plain side (mkdocs-material or Zensical)",
+    )
     parser.add_argument("--page", default=MODULE_04, help="the page, relative to the site")
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="bench-weight-") as temp:
-        site = site_or_build(args.site, Path(temp))
-        plain_site = build_plain_baseline(site, Path(temp) / "plain")
+        site = site_or_build(args.site, Path(temp), args.engine)
+        plain_site = build_plain_baseline(site, Path(temp) / "plain", args.engine)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             with serve(site) as base:
@@ -63,7 +72,8 @@ def main() -> int:
         for measure, total in zip(("raw", "gzip"), offline[1:], strict=True):
             print(f"offline copy after a first visit, {measure} (bytes)\t{total}\t\t")
         return 0
-    print(f"{args.page}, before any interaction; gzip level {GZIP_LEVEL}; plain = mkdocs-material")
+    theme = "mkdocs-material" if args.engine == "mkdocs" else "Zensical"
+    print(f"{args.page}, before any interaction; gzip level {GZIP_LEVEL}; plain = {theme}")
     print(format_weight(ours, plain))
     for measure in ("raw", "gzip"):
         ratio = getattr(ours, measure) / getattr(plain, measure)

@@ -5,15 +5,23 @@ from pathlib import Path
 
 import pytest
 
-from support import CHROMIUM, CHROMIUM_ARGS, ROOT, mkdocs_build
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, ROOT, site_build
+
+
+@pytest.fixture(scope="session", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    """Each engine the site builds with: every test that takes it runs once per engine."""
+    return str(request.param)
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real course, built once per test process with `mkdocs build --strict`."""
-    site = tmp_path_factory.mktemp("site") / "site"
-    result = mkdocs_build(ROOT, site)
+def built_site(engine: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real course, built once per test process and engine, strict, with no warning:
+    `mkdocs build --strict`, or `trafikist build --engine zensical --strict`."""
+    site = tmp_path_factory.mktemp(f"site-{engine}") / "site"
+    result = site_build(engine, ROOT, site)
     assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
     return site
 
 

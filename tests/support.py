@@ -28,6 +28,20 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 MODULE_04 = "trafikist/04-blocking-timers-and-the-bus/index.html"
+# The published text of module 04 (the course's source of facts): beside the repository, or
+# where the build machines keep it.
+SEED_NAME = "seeds/000_2b884b2877ceed3c.txt"
+SEED = next(
+    (
+        path
+        for path in (
+            *(folder / "shared" / SEED_NAME for folder in ROOT.parents),
+            Path("/work/shared") / SEED_NAME,
+        )
+        if path.is_file()
+    ),
+    Path("/work/shared") / SEED_NAME,
+)
 
 
 def build_env() -> dict[str, str]:
@@ -50,6 +64,24 @@ def mkdocs_build(
     )
 
 
+# The engines the site builds with, from the same sources; the site tests run on each.
+ENGINES = ("mkdocs", "zensical")
+
+
+def site_build(
+    engine: str, project: Path, site_dir: Path, *extra: str, strict: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Build the site with one engine the way an author does: `mkdocs build` under MkDocs,
+    `trafikist build --engine zensical` under Zensical."""
+    if engine == "mkdocs":
+        return mkdocs_build(project, site_dir, *extra, strict=strict)
+    command = [sys.executable, "-m", "trafikist.cli", "build", "--engine", engine]
+    command += ["-d", str(site_dir), *extra] + (["--strict"] if strict else [])
+    return subprocess.run(
+        command, cwd=project, env=build_env(), capture_output=True, text=True, timeout=300
+    )
+
+
 PROJECT_PARTS = ("mkdocs.yml", "modules", "docs", "overrides", "widgets", "registry")
 
 
@@ -65,6 +97,12 @@ def copy_project(destination: Path, parts: tuple[str, ...] = PROJECT_PARTS) -> P
     if (ROOT / "node_modules").is_dir():
         (destination / "node_modules").symlink_to(ROOT / "node_modules")
     return destination
+
+
+def build_leftovers(folder: Path) -> list[str]:
+    """What a build left beside its site folder: a staging folder, or Zensical's work folder.
+    A build, good or failed, leaves none."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith((".site", ".zensical-")))
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -106,12 +144,12 @@ def add_plugin_options(project: Path, **options: object) -> None:
     config.write_text(text.replace(anchor, anchor + added), encoding="utf-8")
 
 
-def site_or_build(site: Path | None, temp: Path) -> Path:
+def site_or_build(site: Path | None, temp: Path, engine: str = "mkdocs") -> Path:
     """The built site a benchmark was given, or a fresh strict build of the course in `temp`."""
     if site is not None:
         return site
     site = temp / "site"
-    result = mkdocs_build(ROOT, site)
+    result = site_build(engine, ROOT, site)
     if result.returncode != 0:
         raise SystemExit(result.stderr)
     return site

@@ -1,10 +1,15 @@
-"""The authors' command line: scaffold a module or a dive, and check the course.
+"""The authors' command line: build or preview the site with either engine, scaffold a module
+or a dive, and check the course.
 
+    trafikist build [--engine mkdocs|zensical] [-f mkdocs.yml] [-d SITE_DIR] [--strict]
+    trafikist serve [--engine mkdocs|zensical] [-f mkdocs.yml] [-a HOST:PORT]
     trafikist new module "Title" [--summary TEXT] [--status planned|built] [--id ID]
     trafikist new dive MODULE "Title" [--summary TEXT] [--status planned|built] [--id ID]
     trafikist check
 
-Every bad input ends with the same one-line messages the site build prints
+The engine is MkDocs unless `--engine` or the environment variable TRAFIKIST_ENGINE says
+otherwise; under MkDocs, `build` and `serve` are `mkdocs build` and `mkdocs serve` (other
+options go to them). Every bad input ends with the same one-line messages
 (`FILE:LINE: what. Fix: how.`) and exit status 1, never a traceback.
 """
 
@@ -15,15 +20,21 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from trafikist.course.scaffold import Created, new_dive, new_module
 from trafikist.course.structure import Status
 from trafikist.errors import CourseError, _display_path
+
+if TYPE_CHECKING:
+    from trafikist.course.scaffold import Created
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, passed_on = parser.parse_known_args(argv)
+    args.passed_on = passed_on
+    if passed_on and getattr(args, "engine", None) != "mkdocs":
+        parser.error(f"unrecognized arguments: {' '.join(passed_on)}")
     try:
         return int(args.run(args) or 0)
     except CourseError as error:
@@ -36,9 +47,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+ENGINES = ("mkdocs", "zensical")
+ABORTED = "Aborted: the build failed; the last good site is unchanged."
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trafikist", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    build = commands.add_parser("build", help="build the site (into site/ by default)")
+    serve = commands.add_parser("serve", help="preview the site, rebuilt on every save")
+    for sub, run in ((build, _build), (serve, _serve)):
+        sub.add_argument(
+            "--engine",
+            choices=ENGINES,
+            default=os.environ.get("TRAFIKIST_ENGINE", "mkdocs"),
+            help="mkdocs (default, or TRAFIKIST_ENGINE) or zensical",
+        )
+        sub.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"))
+        sub.set_defaults(run=run)
+    build.add_argument("-d", "--site-dir", type=Path, help="default: site_dir of mkdocs.yml")
+    build.add_argument("-s", "--strict", action="store_true", help="warnings end the build")
+    build.add_argument("-c", "--clean", action="store_true", help="zensical: empty its cache")
+    serve.add_argument("-a", "--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT")
 
     new = commands.add_parser("new", help="create a module or a dive from the template")
     kinds = new.add_subparsers(required=True, metavar="KIND")
@@ -75,6 +106,52 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _build(args: argparse.Namespace) -> int:
+    if args.engine == "mkdocs":
+        options = ["-f", str(args.config_file)]
+        options += ["-d", str(args.site_dir)] if args.site_dir else []
+        options += ["--strict"] if args.strict else []
+        return _mkdocs("build", *options, *args.passed_on)
+    from trafikist.zensical_adapter.build import ZensicalBuild, read_project
+
+    try:
+        project = read_project(args.config_file, args.site_dir)
+        builder = ZensicalBuild(project, strict=args.strict)
+        try:
+            warnings = builder.build(project.site_dir, clean=args.clean)
+        finally:
+            builder.close()
+    except CourseError as error:
+        for line in str(error).splitlines():
+            print(f"ERROR    -  {line}", file=sys.stderr)
+        print(ABORTED, file=sys.stderr)
+        return 1
+    for warning in warnings:
+        print(f"WARNING  -  {warning}", file=sys.stderr)
+    print(
+        f"INFO     -  Built with Zensical into {_display_path(project.site_dir)}", file=sys.stderr
+    )
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    if args.engine == "mkdocs":
+        return _mkdocs(
+            "serve", "-f", str(args.config_file), "--dev-addr", args.dev_addr, *args.passed_on
+        )
+    from trafikist.zensical_adapter.build import read_project
+    from trafikist.zensical_adapter.serve import serve
+
+    host, _, port = args.dev_addr.rpartition(":")
+    return serve(read_project(args.config_file), (host or "127.0.0.1", int(port)))
+
+
+def _mkdocs(command: str, *options: str) -> int:
+    """Under MkDocs the command is MkDocs' own (the plugin does the course's work)."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # the theme's notice: docs/architecture.md
+    os.execv(sys.executable, [sys.executable, "-m", "mkdocs", command, *options])
+
+
 def _modules_dir_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--modules-dir", type=Path, default=Path("modules"), help="default: modules"
@@ -82,6 +159,8 @@ def _modules_dir_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _new_module(args: argparse.Namespace) -> int:
+    from trafikist.course.scaffold import new_module
+
     created = new_module(
         args.modules_dir,
         args.title,
@@ -93,6 +172,8 @@ def _new_module(args: argparse.Namespace) -> int:
 
 
 def _new_dive(args: argparse.Namespace) -> int:
+    from trafikist.course.scaffold import new_dive
+
     created = new_dive(
         args.modules_dir,
         args.module,
@@ -105,10 +186,11 @@ def _new_dive(args: argparse.Namespace) -> int:
 
 
 def _report(created: Created, modules_dir: Path) -> int:
-    _check_course(modules_dir, None)  # the new page must leave a course that still loads
+    """The new page must leave a course that still loads."""
+    _check_course(modules_dir, None)
     print(
         f"created {_display_path(created.path)}: {created.kind.value} {created.number:02d}, "
-        f"id '{created.page_id}', {created.status.value}. Preview it with: mkdocs serve"
+        f"id '{created.page_id}', {created.status.value}. Preview it with: scripts/serve"
     )
     return 0
 

@@ -41,6 +41,7 @@ from trafikist.cache import cache_folder, prune, read_entry, write_entry
 from trafikist.errors import CourseError
 
 WORKER_FILE = "sw.js"
+REGISTER_SCRIPT = "offline/register.js"  # widgets/offline/register.js, under the assets path
 OFFLINE_SCRIPT = Path(__file__).with_name("offline.mjs")
 MANIFEST_TOKEN = "__TRAFIKIST_PRECACHE_MANIFEST__"  # offline.mjs leaves these in Workbox's code
 BUILD_TOKEN = "__trafikist_build__"

@@ -1,7 +1,7 @@
 """The site as the core sees it: course, registry checks and renderer, with no engine in it.
 
-An engine adapter (the MkDocs plugin today) asks this module for the pages to write, their
-Markdown, the navigation tree and the HTML finishing step.
+An engine adapter (MkDocs or Zensical, through trafikist.build) asks this module for the pages
+to write, their Markdown, the navigation tree and the HTML finishing step.
 """
 
 from __future__ import annotations
@@ -38,9 +38,15 @@ class Site:
     registry: Registry
     manifest: Manifest
 
+    def markdown_extension_configs(self) -> dict[str, dict[str, object]]:
+        """Extensions that need the registry, by name, with their options (for an engine that
+        reads them from its configuration file): claims render as their sentence, verbs link."""
+        return {"trafikist.markdown.registry_inline": {"verbs": sorted(self.registry.rows)}}
+
     def markdown_extensions(self) -> list[object]:
-        """Extensions that need the registry: claims render as their sentence, verbs link."""
-        return [RegistryInlineExtension(verbs=sorted(self.registry.rows))]
+        """The same extensions, as instances."""
+        options = self.markdown_extension_configs()["trafikist.markdown.registry_inline"]
+        return [RegistryInlineExtension(**options)]
 
     def pages(self) -> list[Page]:
         """Every page to write, home first, then course order."""
@@ -81,6 +87,7 @@ def load_site(
     directory_urls: bool = True,
     strict: bool = True,
     warn: Callable[[Problem], None] | None = None,
+    checks: bool = True,
 ) -> Site:
     """Load and check everything the site is built from; raise CourseError on bad input.
 
@@ -88,6 +95,10 @@ def load_site(
     environment variable TRAFIKIST_REGISTRY overrides it, and `base_dir/registry` is the default.
     A problem that fails strict builds only (an unsourced sentence, an unchecked fact) is an
     error when `strict`, and otherwise goes to `warn`.
+
+    `checks=False` loads the same site without checking its pages (registry, sources, runs, link
+    targets): for a build that runs those checks at the same time elsewhere
+    (trafikist.build.checks) and fails on their problems before its site is swapped in.
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
@@ -109,10 +120,12 @@ def load_site(
             course.pages[page.id] = page
     check_links(course)
     renderer = Renderer(course, directory_urls=directory_urls)
-    fingerprint = _fingerprint(registry_path, manifest_path, seed_path)
-    problems = _manifest_against_seed(manifest, seed)
-    problems += _check_pages(course, loaded_registry, manifest, seed, fingerprint)
-    problems += check_link_targets(course, renderer)
+    problems: list[Problem] = []
+    if checks:
+        fingerprint = _fingerprint(registry_path, manifest_path, seed_path)
+        problems += _manifest_against_seed(manifest, seed)
+        problems += _check_pages(course, loaded_registry, manifest, seed, fingerprint)
+        problems += check_link_targets(course, renderer)
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)

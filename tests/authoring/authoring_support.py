@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from support import build_env, copy_project, mkdocs_build
+from support import build_env, build_leftovers, copy_project, site_build
 
 MODULE_04 = Path("modules/04-blocking-timers-and-the-bus")
 
@@ -35,6 +35,14 @@ def digest(site: Path) -> dict[str, str]:
 class GoodSite:
     site: Path
     files: dict[str, str]
+    engine: str  # the engine that built it, and builds the tests' projects
+
+
+# The line each engine's build ends with when it fails: the last good site stays.
+ABORTED = {
+    "mkdocs": "Aborted with a BuildError!",
+    "zensical": "Aborted: the build failed; the last good site is unchanged.",
+}
 
 
 def project_with_site(destination: Path, good: GoodSite) -> Path:
@@ -52,8 +60,9 @@ def assert_build_fails(
     file: str | Path | None = None,
     line: int | None = None,
 ) -> str:
-    """Build; it must exit non-zero with one clear message and leave the last good site."""
-    result: subprocess.CompletedProcess[str] = mkdocs_build(project, project / "site")
+    """Build with the good site's engine; it must exit 1 with one clear message and leave the
+    last good site."""
+    result: subprocess.CompletedProcess[str] = site_build(good.engine, project, project / "site")
     output = result.stderr + result.stdout
     assert result.returncode == 1, output
     assert "Traceback" not in output, output
@@ -66,10 +75,9 @@ def assert_build_fails(
     if file is not None:
         where = f"{Path(file).as_posix()}:{line}:" if line else f"{Path(file).as_posix()}:"
         assert message.startswith(where), f"{message!r} should start with {where!r}"
-    assert "Aborted with a BuildError!" in output, output
+    assert ABORTED[good.engine] in output, output
     assert digest(project / "site") == good.files, "the previous site was changed"
-    leftovers = [path.name for path in project.iterdir() if path.name.startswith(".site")]
-    assert not leftovers, leftovers
+    assert build_leftovers(project) == []
     return message
 
 
@@ -103,17 +111,24 @@ def wait_until(url: str, check: Callable[[str], bool], timeout: float = 90) -> s
     raise AssertionError(f"{url} never satisfied the check; last text:\n{text[-2000:]}")
 
 
+def serve_command(engine: str, address: str) -> list[str]:
+    """The preview an author starts: `mkdocs serve`, or `trafikist serve --engine zensical`."""
+    if engine == "mkdocs":
+        return [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", address]
+    return [sys.executable, "-m", "trafikist.cli", "serve", "--engine", engine, "-a", address]
+
+
 @contextlib.contextmanager
-def mkdocs_serve(
-    project: Path, port: int | None = None
+def site_serve(
+    engine: str, project: Path, port: int | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`mkdocs serve` in `project` on `port` (default: a free one); yields the base URL and
-    the process."""
+    """The engine's preview in `project` on `port` (default: a free one); yields the base URL
+    and the process."""
     port = port or free_port()
     log_path = project / "serve.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            serve_command(engine, f"127.0.0.1:{port}"),
             cwd=project,
             env=build_env(),
             stdout=log,

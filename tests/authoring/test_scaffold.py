@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from authoring.authoring_support import MODULE_04
-from support import article, build_env, copy_project, edit, mkdocs_build, soup
+from support import article, build_env, copy_project, edit, site_build, soup
 from trafikist.course.sources import read_front_matter
 
 
@@ -23,7 +23,7 @@ def trafikist(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-def test_new_module_and_dive_are_linked_into_the_course(tmp_path: Path) -> None:
+def test_new_module_and_dive_are_linked_into_the_course(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     made = trafikist(project, "new", "module", "Timers in the server",
                      "--summary", "Where a timer fires without a client.")  # fmt: skip
@@ -47,7 +47,7 @@ def test_new_module_and_dive_are_linked_into_the_course(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert (project / "modules/06-timers-in-the-server/dives/02-a-second-timer.md").is_file()
 
-    result = mkdocs_build(project, project / "site")
+    result = site_build(engine, project, project / "site")
     assert result.returncode == 0, result.stderr
     home = article(soup(project / "site/index.html"))
     entry = home.select_one("[data-page=timers-in-the-server]")

@@ -1,14 +1,15 @@
-"""The preview loop under a real `mkdocs serve`: an edit is served; a broken file shows its
-error on the page being previewed while the server keeps running; the fix brings the page back
-with no restart."""
+"""The preview loop under each engine's real preview (`mkdocs serve`, `trafikist serve --engine
+zensical`): an edit is served; a broken file shows its error on the page being previewed while
+the server keeps running; the fix brings the page back with no restart."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
-from authoring.authoring_support import MODULE_04, mkdocs_serve, wait_until
+from authoring.authoring_support import MODULE_04, site_serve, wait_until
 from support import copy_project, edit
 
 pytestmark = pytest.mark.slow
@@ -17,10 +18,10 @@ PAGE = "trafikist/04-blocking-timers-and-the-bus/"
 ERROR = "The course does not build"
 
 
-def test_edit_break_and_fix_under_serve(tmp_path: Path) -> None:
+def test_edit_break_and_fix_under_serve(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     module = project / MODULE_04 / "module.md"
-    with mkdocs_serve(project) as (base, process):
+    with site_serve(engine, project) as (base, process):
         url = base + PAGE
         wait_until(url, lambda text: "Who moves time today" in text)
 
@@ -51,13 +52,14 @@ def test_edit_break_and_fix_under_serve(tmp_path: Path) -> None:
     assert "Traceback" not in log
 
 
-def test_a_failure_outside_the_course_shows_too(tmp_path: Path) -> None:
-    """A strict-mode warning (a broken link in docs/) aborts the rebuild; the preview shows the
-    warning instead of holding every request, and the fix recovers."""
+def test_a_failure_outside_the_course_shows_too(engine: str, tmp_path: Path) -> None:
+    """A dead link in docs/ (a strict-mode warning under MkDocs, the link check under Zensical)
+    aborts the rebuild; the preview shows it instead of holding every request, and the fix
+    recovers."""
     project = copy_project(tmp_path / "project")
     docs = sorted((project / "docs").glob("*.md"))[0]
     original = docs.read_text(encoding="utf-8")
-    with mkdocs_serve(project) as (base, process):
+    with site_serve(engine, project) as (base, process):
         url = base + PAGE
         wait_until(url, lambda text: "Who moves time today" in text)
         docs.write_text(original + "\nSee [the missing page](no-such-page.md).\n")
@@ -68,13 +70,35 @@ def test_a_failure_outside_the_course_shows_too(tmp_path: Path) -> None:
         wait_until(url, lambda text: ERROR not in text and "Who moves time today" in text)
 
 
-def test_serve_starts_on_a_broken_course_and_recovers(tmp_path: Path) -> None:
+def test_serve_starts_on_a_broken_course_and_recovers(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     module = project / MODULE_04 / "module.md"
     edit(module, "status: built\n", "status: bilt\n")
-    with mkdocs_serve(project) as (base, process):
+    with site_serve(engine, project) as (base, process):
         page = wait_until(base, lambda text: ERROR in text)
         assert "unknown status 'bilt'" in page
         assert process.poll() is None
         edit(module, "status: bilt\n", "status: built\n")
         wait_until(base + PAGE, lambda text: "Who moves time today" in text and ERROR not in text)
+
+
+@pytest.mark.browser
+def test_an_open_page_reloads_itself_under_its_policy(engine: str, tmp_path: Path, browser) -> None:
+    """In Chromium, the page the author has open reloads onto a save by itself: the reload
+    client is a file of the site, which the page's Content-Security-Policy allows (an inline
+    one, as both engines' own previews inject, is blocked)."""
+    project = copy_project(tmp_path / "project")
+    module = project / MODULE_04 / "module.md"
+    with site_serve(engine, project) as (base, _):
+        url = base + PAGE
+        wait_until(url, lambda text: "Who moves time today" in text)
+        page = browser.new_page()
+        blocked: list[str] = []
+        page.on("console", lambda message: blocked.append(message.text))
+        page.goto(url, wait_until="load")
+        assert page.locator("meta[http-equiv='Content-Security-Policy']").count() == 1
+        marker = "A sentence the open page shows after its reload."
+        edit(module, "## Who moves time today\n", f"## Who moves time today\n\n{marker}\n")
+        expect(page.locator("article")).to_contain_text(marker, timeout=90_000)
+        page.close()
+    assert not [text for text in blocked if "Content Security Policy" in text], blocked

@@ -9,7 +9,6 @@ re-run against a real Valkey and must match what the page shows.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -142,22 +141,9 @@ def count_words(text: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The course built once for this module: `mkdocs build --strict`, with no warning."""
-    out = tmp_path_factory.mktemp("dives-site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("TRAFIKIST_REGISTRY", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
-    return out
+def site(built_site: Path) -> Path:
+    """The course as each engine builds it (strict, with no warning: tests/conftest.py)."""
+    return built_site
 
 
 def load(site: Path, url: str) -> Page:

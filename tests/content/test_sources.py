@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from support import ROOT
+from support import ROOT, SEED
 from trafikist.course.loader import load_course
 from trafikist.registry.provenance import Sentence, page_sentences
 from trafikist.registry.seed import load_seed, normalize
 
-PUBLISHED = ROOT.parent / "shared" / "seeds" / "000_2b884b2877ceed3c.txt"
+PUBLISHED = SEED
 COPY = ROOT / "registry" / "seed.txt"
 
 

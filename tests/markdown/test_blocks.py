@@ -116,11 +116,19 @@ def test_sections_wrap_each_level_2_heading() -> None:
 
 @pytest.mark.parametrize(
     "package",
-    ["trafikist.course.render", "trafikist.site", "trafikist.markdown.blocks", "trafikist.offline"],
+    [
+        "trafikist.course.render",
+        "trafikist.site",
+        "trafikist.markdown.blocks",
+        "trafikist.offline",
+        "trafikist.build.session",
+        "trafikist.build.finish",
+        "trafikist.build.preview",
+    ],
 )
-def test_the_core_does_not_import_mkdocs(package: str) -> None:
-    """The next engine must be a small change: the core runs without MkDocs loaded."""
-    code = f"import sys, {package}; print('mkdocs' in sys.modules)"
+def test_the_core_imports_no_engine(package: str) -> None:
+    """Both engines sit on one core: it runs with neither MkDocs nor Zensical loaded."""
+    code = f"import sys, {package}; print('mkdocs' in sys.modules, 'zensical' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "False"
+    assert result.stdout.strip() == "False False"

@@ -14,7 +14,6 @@ DATA = Path(__file__).resolve().parent / "data"
 FIXTURE_COURSE = DATA / "course"
 SNAPSHOT = ROOT / "registry"
 MODULE = "01-the-sweeps/module.md"
-SEED = Path("/work/shared/seeds/000_2b884b2877ceed3c.txt")
 
 # The two rows as the seed (the published module 04 page) prints them, word for word.
 SEED_ROWS = """\

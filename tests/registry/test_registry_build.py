@@ -1,5 +1,5 @@
-"""End to end: `mkdocs build --strict` on a copied project fails on a mutated excerpt, a mutated
-registry or a missing registry folder, and prints the precise message."""
+"""End to end, under each engine: a strict build of a copied project fails on a mutated excerpt,
+a mutated registry or a missing registry folder, and prints the precise message."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support import copy_project, edit, mkdocs_build
+from support import copy_project, edit, site_build
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 
 pytestmark = [
@@ -21,10 +21,10 @@ MODULE_04 = "modules/04-blocking-timers-and-the-bus/module.md"
 PROMOTE_ARITY = 'c"EMQ.PROMOTE", family: Family::Emq, arity: 6,'
 
 
-def test_an_excerpt_arity_fails_the_build(tmp_path: Path) -> None:
+def test_an_excerpt_arity_fails_the_build(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     line = edit(project / MODULE_04, PROMOTE_ARITY, PROMOTE_ARITY.replace("6", "7"))
-    result = mkdocs_build(project, tmp_path / "site")
+    result = site_build(engine, project, tmp_path / "site")
     assert result.returncode != 0
     assert (
         f"{MODULE_04}:{line}: excerpt row EMQ.PROMOTE, field 'arity': expected 6 (registry), "
@@ -32,14 +32,14 @@ def test_an_excerpt_arity_fails_the_build(tmp_path: Path) -> None:
     ) in result.stdout + result.stderr
 
 
-def test_a_blocking_flag_in_the_registry_fails_the_build(tmp_path: Path) -> None:
+def test_a_blocking_flag_in_the_registry_fails_the_build(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     edit(
         project / "registry/src/registry.rs",
         'arity: 6,\n        flags: "write"',
         'arity: 6,\n        flags: "write blocking"',
     )
-    result = mkdocs_build(project, tmp_path / "site")
+    result = site_build(engine, project, tmp_path / "site")
     assert result.returncode != 0
     assert (
         "excerpt row EMQ.PROMOTE, field 'flags': expected \"write blocking\" (registry), "
@@ -47,12 +47,12 @@ def test_a_blocking_flag_in_the_registry_fails_the_build(tmp_path: Path) -> None
     ) in result.stdout + result.stderr
 
 
-def test_a_missing_registry_folder_fails_the_build(tmp_path: Path) -> None:
+def test_a_missing_registry_folder_fails_the_build(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     edit(
         project / "mkdocs.yml", "  - trafikist:\n", "  - trafikist:\n      registry: ../trafikey\n"
     )
-    result = mkdocs_build(project, tmp_path / "site")
+    result = site_build(engine, project, tmp_path / "site")
     assert result.returncode != 0
     assert (
         f"the registry folder {project / '../trafikey'} (from the option 'registry' of plugin "

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from registry.registry_helpers import SEED, SEED_ROWS, SNAPSHOT
+from registry.registry_helpers import SEED_ROWS, SNAPSHOT
+from support import SEED
 from trafikist.errors import CourseError
 from trafikist.registry import (
     ENV_VAR,

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from support import MODULE_04, ROOT, article, soup
+from support import MODULE_04, SEED, article, soup
 
-SEED = ROOT.parent / "shared" / "seeds" / "000_2b884b2877ceed3c.txt"
 SECTION_LABELS = [
     "The module answers and returns",
     "Who moves time today",

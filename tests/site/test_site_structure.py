@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from support import ROOT, article, copy_project, mkdocs_build, soup
+from support import ROOT, article, copy_project, site_build, soup
 
 PLANNED = {
     "trafikist/03-the-job-core-natively/index.html": "The job core, natively",
@@ -24,8 +24,8 @@ PLANNED = {
 }
 
 
-def test_strict_build_prints_no_warning(tmp_path: Path) -> None:
-    result = mkdocs_build(ROOT, tmp_path / "site")
+def test_strict_build_prints_no_warning(engine: str, tmp_path: Path) -> None:
+    result = site_build(engine, ROOT, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr
 
@@ -119,14 +119,14 @@ def test_no_dead_internal_link(built_site: Path) -> None:
     assert dead == []
 
 
-def test_unknown_link_id_fails_the_build_with_file_and_line(tmp_path: Path) -> None:
+def test_unknown_link_id_fails_the_build_with_file_and_line(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     module = project / "modules/04-blocking-timers-and-the-bus/module.md"
     lines = module.read_text(encoding="utf-8").splitlines()
     target = next(i for i, line in enumerate(lines) if line.startswith("## Who moves time"))
     lines.insert(target + 2, "See [the missing page](id:no-such-page) first.")
     module.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = mkdocs_build(project, project / "site")
+    result = site_build(engine, project, project / "site")
     assert result.returncode != 0
     expected = (
         f"modules/04-blocking-timers-and-the-bus/module.md:{target + 3}: "
@@ -138,11 +138,11 @@ def test_unknown_link_id_fails_the_build_with_file_and_line(tmp_path: Path) -> N
     assert not (project / "site").exists()
 
 
-def test_a_worked_example_without_its_scenario_fails_the_build(tmp_path: Path) -> None:
+def test_a_worked_example_without_its_scenario_fails_the_build(engine: str, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     dives = project / "modules/04-blocking-timers-and-the-bus/dives"
     (dives / "01-who-moves-time-today.example.yml").unlink()
-    result = mkdocs_build(project, project / "site")
+    result = site_build(engine, project, project / "site")
     assert result.returncode != 0
     page = dives / "01-who-moves-time-today.md"
     line = page.read_text(encoding="utf-8").splitlines().index("/// worked-example") + 1

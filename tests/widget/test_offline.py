@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from authoring.authoring_support import free_port, mkdocs_serve
+from authoring.authoring_support import free_port, site_serve
 from authoring.authoring_support import wait_until as serve_wait
 from gates.gatelib import CSP_LISTENER
 from support import MODULE_04, ROOT, SAVE_DATA_SCRIPT, build_env, copy_project, edit, serve
@@ -292,7 +292,7 @@ def test_the_preview_replaces_a_worker_that_a_built_site_left_at_its_address(
     project = copy_project(tmp_path / "project")
     marker = "A sentence only the preview has."
     edit(project / "docs" / "widget.md", "# The duty widget\n", f"# The duty widget\n\n{marker}\n")
-    with mkdocs_serve(project, port) as (served, _):
+    with site_serve("mkdocs", project, port) as (served, _):
         serve_wait(served + "widget/", lambda text: marker in text)
         page.goto(base + "widget/")  # the old worker answers first, from its cache
         expect(page.locator("article")).to_contain_text(marker, timeout=60_000)

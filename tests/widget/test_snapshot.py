@@ -18,7 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from support import MODULE_04, ROOT, add_plugin_options, copy_project, mkdocs_build, soup
+from support import (
+    MODULE_04,
+    ROOT,
+    add_plugin_options,
+    build_leftovers,
+    copy_project,
+    site_build,
+    soup,
+)
 from trafikist.errors import CourseError
 from trafikist.model_view.live import canonical_json
 from trafikist.widget.runtime import RUNTIME_FILES, PyodideRuntime
@@ -173,7 +181,7 @@ def test_the_built_snapshot_restores_with_the_model_imported_and_runs_as_baked(
 
 @pytest.mark.slow
 def test_a_snapshot_node_cannot_make_fails_the_build_and_keeps_the_last_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_node: Path
+    engine: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_node: Path
 ) -> None:
     project = copy_project(tmp_path / "project")
     site = tmp_path / "site"
@@ -182,7 +190,7 @@ def test_a_snapshot_node_cannot_make_fails_the_build_and_keeps_the_last_site(
     # An empty cache, so the build must run (the stand-in) Node, which fails.
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("FAKE_NODE_FAIL", "WebAssembly.Memory(): could not allocate memory")
-    result = mkdocs_build(project, site)
+    result = site_build(engine, project, site)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert (
@@ -190,18 +198,18 @@ def test_a_snapshot_node_cannot_make_fails_the_build_and_keeps_the_last_site(
         "WebAssembly.Memory(): could not allocate memory. Fix: Run scripts/setup"
     ) in result.stderr
     assert (site / "index.html").read_text() == "the last good site"
-    assert not [path for path in tmp_path.iterdir() if path.name.startswith(".site-building-")]
+    assert build_leftovers(tmp_path) == []
 
 
 @pytest.mark.slow
 def test_memory_snapshot_false_builds_a_site_without_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    engine: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = copy_project(tmp_path / "project")
     add_plugin_options(project, memory_snapshot="false")
     cache = tmp_path / "cache"
     monkeypatch.setenv("TRAFIKIST_CACHE", str(cache))
-    result = mkdocs_build(project, tmp_path / "site")
+    result = site_build(engine, project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     assert not (cache / "snapshots").exists()  # Node was never asked
     site = tmp_path / "site"

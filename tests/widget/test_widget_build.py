@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support import MODULE_04, ROOT, add_plugin_options, copy_project, mkdocs_build, soup
+from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
 from trafikist.errors import CourseError
 from trafikist.minify import minify_css, minify_js
 from trafikist.model import run_scenario
@@ -258,10 +258,12 @@ def test_each_duty_carries_its_baked_run_and_the_site_carries_the_runtime(built_
 
 
 @pytest.mark.slow
-def test_pyodide_url_loads_pyodide_from_elsewhere_and_copies_no_runtime(tmp_path: Path) -> None:
+def test_pyodide_url_loads_pyodide_from_elsewhere_and_copies_no_runtime(
+    engine: str, tmp_path: Path
+) -> None:
     project = copy_project(tmp_path / "project")
     add_plugin_options(project, pyodide_url="/pyodide/v314.0.7/")
-    result = mkdocs_build(project, tmp_path / "site")
+    result = site_build(engine, project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     site = tmp_path / "site"
     assert not (site / ASSETS / "pyodide").exists()

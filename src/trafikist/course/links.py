@@ -94,6 +94,17 @@ def _links(course: Course) -> Iterator[tuple[Page, Path, int | None, str]]:
                     yield page, duty.source, duty.line_of(name), match["target"].strip("<>")
 
 
+# The fix of each kind of dead link an engine reports in a page (MkDocs' validation, or the
+# Zensical adapter's check of the finished site), by a word of its message.
+ENGINE_LINK_FIXES = {
+    "not found": "Point it at a page that exists, or link a course page by its id: "
+    "[text](id:PAGE).",
+    "anchor": "Link to an anchor the page has (its headings' ids), or to the page alone.",
+    "left as is": "Write a relative link to a Markdown file of docs/, or link a course page by "
+    "its id: [text](id:PAGE).",
+}
+
+
 def line_of_link(path: Path, target: str) -> int | None:
     """The first line of `path` that links to `target`, for an engine's message about it."""
     try:

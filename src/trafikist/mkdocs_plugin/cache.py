@@ -12,21 +12,20 @@ unchanged but for one module, the other pages' results are the same, so this kee
   statuses), the configuration and the theme's own files. A page whose key matches skips the
   theme: it renders a one-line template that returns the kept output.
 - `bytecode`: the theme's compiled templates, so a rebuild does not recompile them.
+- `search`: each page's search-index entries, keyed by its HTML.
 
 Every page still goes through every plugin event (search indexes it, its file is written), so
 a cached rebuild writes the same site as a full one. The caches live in the plugin object,
 which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does not use them.
+The course's Markdown, which comes before all this, is kept by the core
+(trafikist.build.cache), as under any engine.
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
 import logging
-import os
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -36,55 +35,10 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
-# TRAFIKIST_RENDER_CACHE=0 turns the page caches off, for the before/after benchmark.
-SWITCH = "TRAFIKIST_RENDER_CACHE"
+from trafikist.build.cache import MemoryBytecodeCache, caches_enabled, digest, put
+
 CACHED_TEMPLATE = "trafikist/cached-output.html"
 CACHED_VARIABLE = "trafikist_cached_output"
-MAX_ENTRIES = 2048
-
-
-def digest(*parts: object) -> str:
-    hasher = hashlib.sha256()
-    for part in parts:
-        hasher.update(_stable(part).encode("utf-8", "surrogatepass"))
-        hasher.update(b"\0")
-    return hasher.hexdigest()
-
-
-def _stable(value: object) -> str:
-    """A text for a value that is the same from one build to the next (no object addresses)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping):
-        return "{" + ",".join(f"{_stable(k)}:{_stable(v)}" for k, v in sorted(
-            value.items(), key=lambda item: str(item[0]))) + "}"  # fmt: skip
-    if isinstance(value, list | tuple | set | frozenset):
-        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return "[" + ",".join(_stable(item) for item in items) + "]"
-    if isinstance(value, int | float | bool) or value is None:
-        return repr(value)
-    get_configs = getattr(value, "getConfigs", None)
-    if callable(get_configs):  # a Markdown extension instance: its class and its options
-        kind = type(value)
-        return f"{kind.__module__}.{kind.__qualname__}({_stable(get_configs())})"
-    if callable(value):
-        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
-    return f"{type(value).__qualname__}:{value}"
-
-
-def files_signature(paths: Iterable[Path]) -> str:
-    """Names, sizes and modification times of every file under the given folders."""
-    parts = []
-    for root in paths:
-        if root.is_dir():
-            for path in sorted(root.rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts:
-                    stat = path.stat()
-                    parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
-        elif root.is_file():
-            stat = root.stat()
-            parts.append(f"{root}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)
 
 
 @dataclass
@@ -96,7 +50,9 @@ class _Rendered:
     links: dict[str, dict[str, str]] | None  # target src_uri -> {anchor: link}
 
 
-class _WarningCount(logging.Handler):
+class WarningCounter(logging.Handler):
+    """Counts the warnings logged while it is attached."""
+
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.count = 0
@@ -105,25 +61,11 @@ class _WarningCount(logging.Handler):
         self.count += 1
 
 
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self.store.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
 @dataclass
 class RenderCache:
     html: dict[str, tuple[str, _Rendered]] = field(default_factory=dict)
     output: dict[str, tuple[str, str]] = field(default_factory=dict)
-    bytecode: _MemoryBytecodeCache = field(default_factory=_MemoryBytecodeCache)
-    course_markdown: dict[str, tuple[str, str]] = field(default_factory=dict)  # page id ->
+    bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     search: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
     # This build's state.
     markdown_key: str = ""
@@ -142,7 +84,7 @@ class RenderCache:
         self.keys.clear()
         self.reused.clear()
         self.hits = self.misses = 0
-        self.enabled = os.environ.get(SWITCH, "1") != "0"
+        self.enabled = caches_enabled()
         file_list = [(file.src_uri, file.url) for file in files]
         self.markdown_key = digest(
             config.markdown_extensions,
@@ -175,17 +117,6 @@ class RenderCache:
         )
         env.bytecode_cache = self.bytecode
 
-    def page_markdown(self, page_id: str, key: str, render: Callable[[], str]) -> str:
-        """The course's Markdown for one page, rendered again only when its key changed."""
-        if not self.enabled:
-            return render()
-        kept = self.course_markdown.get(page_id)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        markdown = render()
-        self._put(self.course_markdown, page_id, key, markdown)
-        return markdown
-
     def share_search(self, config: MkDocsConfig) -> None:
         """Keep the search plugin's entries per page: parsing every page's HTML for the index
         is the largest cost of a rebuild once the pages themselves are kept."""
@@ -206,7 +137,7 @@ class RenderCache:
                 return
             before = len(index.entries)
             real(page)
-            self._put(self.search, src_uri, key, copy.deepcopy(index.entries[before:]))
+            put(self.search, src_uri, key, copy.deepcopy(index.entries[before:]))
 
         index.add_entry_from_context = add_entry_from_context
 
@@ -250,7 +181,7 @@ class RenderCache:
         real_render = page.render
 
         def render(config: MkDocsConfig, files: Files) -> None:
-            counter = _WarningCount()
+            counter = WarningCounter()
             logger = logging.getLogger("mkdocs")
             logger.addHandler(counter)
             try:
@@ -262,7 +193,7 @@ class RenderCache:
                 self.keys.pop(src_uri, None)
                 return  # kept renders must log nothing: warnings show on every build
             links = page.links_to_anchors
-            self._put(
+            put(
                 self.html,
                 src_uri,
                 key,
@@ -290,12 +221,7 @@ class RenderCache:
         src_uri = page.file.src_uri
         key = self.keys.get(src_uri)
         if key is not None and src_uri not in self.reused:
-            self._put(self.output, src_uri, key, output)
-
-    def _put(self, store: dict[str, Any], src_uri: str, key: str, value: Any) -> None:
-        if len(store) > MAX_ENTRIES:
-            store.clear()
-        store[src_uri] = (key, value)
+            put(self.output, src_uri, key, output)
 
 
 def _nav_signature(items: list[Any]) -> list[object]:

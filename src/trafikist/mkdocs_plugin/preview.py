@@ -1,7 +1,5 @@
-"""The authors' preview under `mkdocs serve`: what to watch, and how a failed build shows.
-
-A failed build must not stop the server or leave the browser waiting: the author sees the
-message on the page they are previewing, fixes the file, saves, and the page comes back.
+"""The authors' preview under `mkdocs serve`: how a failed build shows (the error pages
+themselves are the core's, trafikist.build.preview).
 
 - A course error (bad YAML, a missing field, an unknown id …) is caught by the plugin at
   on_config: the build goes on with one error page per route of the last good build, themed
@@ -9,72 +7,22 @@ message on the page they are previewing, fixes the file, saves, and the page com
 - Any other failure (a strict-mode warning, an error in a later build step) is caught around
   mkdocs' builder (`wrap_builder`): it writes a plain error page over every route and returns,
   so mkdocs' live reload moves on instead of holding every request until a good build.
+- mkdocs' live reload is an inline script in every page, which the pages' policy blocks: the
+  page would never reload. `reload_from_a_file` makes the server load the core's reload client
+  from a file of the site instead, polling mkdocs' own reload endpoint.
 """
 
 from __future__ import annotations
 
-import html
 import logging
-import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from trafikist.build.preview import error_page, with_reload
+
 log = logging.getLogger("mkdocs.plugins.trafikist")
-
-ERROR_TITLE = "The course does not build"
-ERROR_CLASS = "tk-build-error"
-FIX_NOTE = "Fix the file named below and save it: this page reloads by itself."
-
-
-def error_html(message: str) -> str:
-    """The message as a block of HTML: one line per problem, as the terminal prints it."""
-    lines = [line for line in message.splitlines() if line.strip()] or ["(no message)"]
-    items = "\n".join(f"<li><code>{html.escape(line, quote=False)}</code></li>" for line in lines)
-    return (
-        f'<div class="{ERROR_CLASS}" role="alert" '
-        'style="border:2px solid #c62828;border-radius:4px;padding:0.8em 1.2em;margin:1em 0;'
-        'background:#fff5f5;color:#3b0a0a">\n'
-        f'<p style="margin:0 0 .5em"><strong>{ERROR_TITLE}.</strong> {FIX_NOTE}</p>\n'
-        f'<ul style="margin:0;padding-left:1.2em;white-space:pre-wrap">\n{items}\n</ul>\n</div>\n'
-    )
-
-
-def error_markdown(message: str) -> str:
-    """A whole page for the site's theme: front matter, then the message as raw HTML."""
-    return f'---\ntitle: "{ERROR_TITLE}"\n---\n\n# {ERROR_TITLE}\n\n{error_html(message)}'
-
-
-def error_page(message: str) -> str:
-    """A standalone page for when the theme itself cannot run."""
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{ERROR_TITLE}</title>"
-        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>\n'
-        '<body style="font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;'
-        'padding:0 1em">\n'
-        f"<h1>{ERROR_TITLE}</h1>\n{error_html(message)}</body></html>\n"
-    )
-
-
-def insert_after_body(page: str, block: str) -> str:
-    """Put a block at the top of an HTML page (the theme's 404 page, for one)."""
-    match = re.search(r"<body[^>]*>", page)
-    if match is None:
-        return block + page
-    return page[: match.end()] + "\n" + block + page[match.end() :]
-
-
-def routes_of(site_dir: Path) -> list[Path]:
-    """Every HTML page in a built site, relative to it."""
-    found = []
-    for folder, _, names in os.walk(site_dir):
-        for name in names:
-            if name.endswith(".html"):
-                found.append(Path(folder, name).relative_to(site_dir))
-    return found
 
 
 class _Collect(logging.Handler):
@@ -132,3 +80,16 @@ def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
 
     builder.trafikist_wrapped = True  # type: ignore[attr-defined]
     server.builder = builder
+
+
+def reload_from_a_file(server: Any) -> None:
+    """Inject `<script src=…/__trafikist/reload.js>` where mkdocs injects its inline script
+    (`LiveReloadServer._inject_js_into_html`, mkdocs 1.6)."""
+    counter = iter(range(1, 1 << 62))
+
+    def inject(content: bytes, epoch: int) -> bytes:
+        poll = f"/livereload/{epoch}/{next(counter)}"
+        page = with_reload(content.decode("utf-8"), server.mount_path, poll, str(epoch))
+        return page.encode("utf-8")
+
+    server._inject_js_into_html = inject

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from trafikist.course.links import line_of_link
+from trafikist.course.links import ENGINE_LINK_FIXES, line_of_link
 from trafikist.errors import Problem
 
 MESSAGE = re.compile(
@@ -21,13 +21,7 @@ MESSAGE = re.compile(
     r"link) '(?P<link>[^']+)'(?P<rest>.*)$",
     re.S,
 )
-FIXES = {
-    "not found": "Point it at a page that exists, or link a course page by its id: "
-    "[text](id:PAGE).",
-    "anchor": "Link to an anchor the page has (its headings' ids), or to the page alone.",
-    "left as is": "Write a relative link to a Markdown file of docs/, or link a course page by "
-    "its id: [text](id:PAGE).",
-}
+FIXES = ENGINE_LINK_FIXES
 
 
 class LinkWarnings(logging.Filter):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import markupsafe
 
+from trafikist.build.files import SiteFile
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
 from trafikist.minify import minify_css, minify_js
@@ -42,15 +43,6 @@ PAGE_LOAD_FILES = {
     "duty/duty.css": minify_css,
     "duty/widget.mjs": minify_js,
 }
-
-
-@dataclass(frozen=True)
-class SiteFile:
-    """One file to add to the built site: its URI, and its bytes or the file to copy."""
-
-    uri: str
-    content: bytes | None = None
-    source: Path | None = None
 
 
 @dataclass

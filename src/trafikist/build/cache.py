@@ -1,0 +1,140 @@
+"""What a preview rebuild keeps from the last build, whatever the engine.
+
+Under a preview (`mkdocs serve`, `trafikist serve --engine zensical`) every save rebuilds the
+site. With one module changed, the other pages' course Markdown is the same, so this keeps it:
+each page's Markdown is keyed by everything the renderer reads for it, and rendered again only
+when that key changes. The engines' own caches sit on top (the MkDocs adapter's page caches,
+Zensical's cache of rendered Markdown), and both key on the Markdown this writes, so a page
+whose Markdown is unchanged costs them little too.
+
+TRAFIKIST_RENDER_CACHE=0 turns every page cache off, for the before/after benchmark.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from trafikist.course.examples import example_path
+from trafikist.course.structure import Page, Status
+
+SWITCH = "TRAFIKIST_RENDER_CACHE"
+MAX_ENTRIES = 2048
+
+
+def caches_enabled() -> bool:
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+def digest(*parts: object) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(_stable(part).encode("utf-8", "surrogatepass"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def _stable(value: object) -> str:
+    """A text for a value that is the same from one build to the next (no object addresses)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return hashlib.sha256(value).hexdigest()
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{_stable(k)}:{_stable(v)}" for k, v in sorted(
+            value.items(), key=lambda item: str(item[0]))) + "}"  # fmt: skip
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return "[" + ",".join(_stable(item) for item in items) + "]"
+    if isinstance(value, int | float | bool) or value is None:
+        return repr(value)
+    get_configs = getattr(value, "getConfigs", None)
+    if callable(get_configs):  # a Markdown extension instance: its class and its options
+        kind = type(value)
+        return f"{kind.__module__}.{kind.__qualname__}({_stable(get_configs())})"
+    if callable(value):
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
+    return f"{type(value).__qualname__}:{value}"
+
+
+def files_signature(paths: Iterable[Path]) -> str:
+    """Names, sizes and modification times of every file under the given folders."""
+    parts = []
+    for root in paths:
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    stat = path.stat()
+                    parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+        elif root.is_file():
+            stat = root.stat()
+            parts.append(f"{root}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def put(store: dict[str, tuple[str, object]], name: str, key: str, value: object) -> None:
+    """Keep one keyed entry; a store that grows past MAX_ENTRIES starts again."""
+    if len(store) > MAX_ENTRIES:
+        store.clear()
+    store[name] = (key, value)
+
+
+class MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled Jinja templates kept in memory across rebuilds (the course's and a theme's)."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+@dataclass
+class MarkdownCache:
+    """Each course page's Markdown across preview rebuilds, by what the renderer reads."""
+
+    kept: dict[str, tuple[str, object]] = field(default_factory=dict)
+    bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
+    course_key: str = ""
+
+    def start(self, pages: list[Page], inputs: str) -> None:
+        """This build's key shared by every page: the course's titles, summaries, statuses and
+        order (headers, cards, "Up next", the home page), and `inputs`, the signature of the
+        files outside modules/ that generated parts read (registry, model, widgets)."""
+        self.course_key = digest(
+            [(p.id, p.kind, p.title, p.summary, p.status, p.path, p.number,
+              p.parent.id if p.parent else "", p.meta.get("up_next")) for p in pages],
+            inputs,
+        )  # fmt: skip
+
+    def page_markdown(self, page: Page, pages: list[Page], render: Callable[[], str]) -> str:
+        """The page's Markdown, kept when its own text, duties and scenarios, worked example
+        and (for a planned page, whose "Linked from" list reads them) the other pages' text
+        are unchanged."""
+        if not caches_enabled() or page.source is None:
+            return render()
+        parts: list[object] = [self.course_key, page.id, page.body, page.meta, repr(page.duties)]
+        if page.duties:
+            parts.append(files_signature([page.source.parent / "scenarios"]))
+        example = example_path(page)
+        if example is not None and example.is_file():
+            parts.append(example.read_bytes())
+        if page.status is Status.PLANNED:
+            parts.append([p.body for p in pages])
+        key = digest(*parts)
+        kept = self.kept.get(page.id)
+        if kept is not None and kept[0] == key:
+            return str(kept[1])
+        markdown = render()
+        put(self.kept, page.id, key, markdown)
+        return markdown

@@ -1,0 +1,257 @@
+"""One build of the course, with no engine in it: what each engine adapter calls, in order.
+
+    build = CourseBuild(base_dir, options, directory_urls=..., preview=...)
+    site = build.load()                      # load and check the course; CourseError on bad input
+    build.nav(docs_dir)                      # the navigation tree
+    build.stylesheets(), build.module_scripts()
+    build.page_markdown(page)                # each course page's Markdown
+    build.site_files()                       # widgets/, the duty widget's parts, one stylesheet
+    build.finalize_html(html, page_or_url)   # id: links and status badges, in a page's HTML
+    theme.finish_page(html)                  # the policy and the theme's fixes, in a whole page
+    build.after_pages(site_dir)              # what is written once the pages are (then the swap)
+
+The MkDocs adapter maps these onto MkDocs' events; the Zensical adapter runs them before and
+after a Zensical build. A `CourseBuild` kept across preview rebuilds keeps its caches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trafikist import offline
+from trafikist.build import assets
+from trafikist.build.cache import MarkdownCache, files_signature
+from trafikist.build.checks import PARALLEL, ChecksInChild
+from trafikist.build.files import SiteFile, write_site_files
+from trafikist.build.options import BuildOptions
+from trafikist.course.structure import Page
+from trafikist.errors import CourseError, Problem
+from trafikist.site import Site, load_site
+
+if TYPE_CHECKING:
+    from trafikist.widget import DutyWidget
+
+
+@dataclass
+class CourseBuild:
+    base_dir: Path
+    options: BuildOptions
+    directory_urls: bool = True
+    preview: bool = False  # keep each page's Markdown across rebuilds
+    # A problem that fails strict builds only (an unsourced sentence, an unchecked fact) is an
+    # error when `strict`, and otherwise goes to `warn`.
+    strict: bool = True
+    warn: Callable[[Problem], None] | None = None
+    # Check the course on the second core while the engine builds (a one-shot build whose
+    # adapter calls `checked()` before the swap; trafikist.build.checks).
+    checks_in_parallel: bool = False
+    checks: ChecksInChild | None = None
+    site: Site | None = None
+    widget: DutyWidget | None = None
+    markdown: MarkdownCache = field(default_factory=MarkdownCache)
+
+    def path(self, value: str) -> Path:
+        return (Path(self.base_dir) / value).resolve()
+
+    def load(self) -> Site:
+        """Load and check the course, and prepare the duty widget; raises CourseError."""
+        self.cancel()  # a snapshot the last build never waited for
+        if self.checks_in_parallel and PARALLEL and not self.preview:
+            self.checks = ChecksInChild.start(self._checked_in_child)
+            try:
+                self.site = self._load_site(checks=False)
+            except BaseException:
+                self.cancel()  # the child would stop at the same place
+                raise
+        else:
+            self.site = self._load_site(checks=True, warn=self.warn)
+        self.widget = self._prepare_duty_widget(self.site)
+        if self.preview:
+            self.site.renderer.templates.bytecode_cache = self.markdown.bytecode
+            others = [
+                path for path in self.watched_paths() if path != self.path(self.options.modules_dir)
+            ]
+            self.markdown.start(self.site.pages(), files_signature(others))
+        return self.site
+
+    def _load_site(self, checks: bool, warn: Callable[[Problem], None] | None = None) -> Site:
+        return load_site(
+            self.path(self.options.modules_dir),
+            base_dir=self.base_dir,
+            registry=self.options.registry,
+            directory_urls=self.directory_urls,
+            strict=self.strict,
+            warn=warn,
+            checks=checks,
+        )
+
+    def _checked_in_child(self) -> list[Problem]:
+        warnings: list[Problem] = []
+        self._load_site(checks=True, warn=warnings.append)
+        return warnings
+
+    def checked(self, failure: BaseException | None = None) -> None:
+        """The verdict of checks running in parallel: raises CourseError with their problems,
+        which come before `failure` (what stopped the build meanwhile), as a build that checks
+        first would have stopped on them."""
+        if self.checks is None:
+            return
+        checks, self.checks = self.checks, None
+        if failure is not None and not isinstance(failure, CourseError):
+            checks.cancel()
+            return
+        for warning in checks.verdict():
+            if self.warn is not None:
+                self.warn(warning)
+
+    def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
+        """Bake each duty's default run, build the model's wheel, find Pyodide's runtime."""
+        pages = [page for page in site.pages() if page.duties]
+        if not pages:
+            return None
+        # Imported here: the widget brings the model, about 0.1 s a build that has no duties
+        # need not pay.
+        from trafikist.widget import DutyWidget
+
+        widget = DutyWidget(
+            modules_dir=self.path(self.options.modules_dir),
+            node_modules=self.path(self.options.node_modules),
+            widgets_dir=self.path(self.options.widgets_dir),
+            assets_path=self.options.assets_path,
+            pyodide_url=self.options.pyodide_url,
+            time_limit=self.options.run_time_limit,
+            memory_snapshot=self.options.memory_snapshot,
+        ).prepare(pages, registry=site.registry)
+        if widget.live:
+            widget.register(site.renderer)
+        return widget
+
+    # -- what the engine is told -------------------------------------------------------------
+
+    def nav(self, docs_dir: Path) -> list[dict[str, object]]:
+        """The course's navigation, then the hand-written pages of docs/ by file name."""
+        assert self.site is not None
+        return self.site.nav(self.directory_urls) + docs_nav(docs_dir)
+
+    def stylesheets(self) -> list[str]:
+        widgets = self.path(self.options.widgets_dir)
+        return (
+            [assets.stylesheet_uri(self.options.assets_path)] if any(widgets.rglob("*.css")) else []
+        )
+
+    def module_scripts(self) -> list[str]:
+        """Scripts every page loads as modules (deferred): the offline worker's registration
+        (trafikist.offline), and the live duty widget's."""
+        scripts = [f"{self.options.assets_path}/{offline.REGISTER_SCRIPT}"]
+        if self.widget is not None and self.widget.live:
+            scripts.append(f"{self.options.assets_path}/duty/duty.js")
+        return scripts
+
+    def page_markdown(self, page: Page) -> str:
+        """A course page's Markdown for the engine; under a preview, kept from the last build
+        when nothing it reads changed."""
+        assert self.site is not None
+        render = self.site.renderer.page_markdown
+        if not self.preview:
+            return render(page)
+        return self.markdown.page_markdown(page, self.site.pages(), lambda: render(page))
+
+    def site_files(self) -> list[SiteFile]:
+        widget_files = self.widget.site_files() if self.widget else []
+        return assets.widget_assets(
+            self.path(self.options.widgets_dir), self.options.assets_path, widget_files
+        )
+
+    def finalize_html(self, html: str, page: Page | str, source: Path | str) -> str:
+        """Resolve id: links and add status badges; a hand-written page's unknown id is
+        reported against its file (`source`)."""
+        assert self.site is not None
+        try:
+            return self.site.renderer.finalize_html(html, page)
+        except CourseError as error:
+            problem = error.problems[0]
+            raise CourseError.at(source, None, problem.what, problem.fix) from None
+
+    def source_of(self, src_uri: str, docs_dir: Path) -> Path | None:
+        """The author's file behind a page of the site: a course source, or a page of docs/."""
+        if self.site is not None:
+            for page in self.site.pages():
+                if page.src_uri(self.directory_urls) == src_uri:
+                    return page.source
+        docs = Path(docs_dir) / src_uri
+        return docs if docs.is_file() else None
+
+    # -- once the pages are written ----------------------------------------------------------
+
+    def after_pages(self, site_dir: Path) -> None:
+        """What is written after the pages, before the site is swapped in. Raises CourseError.
+
+        - the duty widget's memory snapshot, which Node made while the pages rendered;
+        - then the offline worker (trafikist.offline), which lists and hashes every file of
+          the finished site; under a preview, a worker that keeps nothing.
+        """
+        if self.widget is not None:
+            write_site_files(site_dir, self.widget.late_site_files())
+        offline.write_offline_worker(
+            site_dir,
+            node_modules=self.path(self.options.node_modules),
+            assets_path=self.options.assets_path,
+            preview=self.preview,
+        )
+
+    def cancel(self) -> None:
+        """The build failed or is being replaced: stop making the snapshot, and the checks."""
+        if self.widget is not None:
+            self.widget.cancel()
+        if self.checks is not None:
+            self.checks.cancel()
+            self.checks = None
+
+    # -- the preview ----------------------------------------------------------------------------
+
+    def watched_paths(self) -> list[Path]:
+        """The course, the widgets, the registry and the model's sources (a change to the
+        model rebuilds its wheel and the duties' baked runs)."""
+        import trafikist.model
+        from trafikist.registry import resolve_registry_path
+
+        paths = [self.path(self.options.modules_dir), self.path(self.options.widgets_dir)]
+        # A missing registry is reported by the build; there is nothing to watch there.
+        with contextlib.suppress(CourseError):
+            paths.append(resolve_registry_path(self.options.registry, self.base_dir))
+        paths.append(Path(self.base_dir) / "registry")
+        model = Path(trafikist.model.__file__).resolve().parent
+        paths += [model, model.parent / "model_view"]
+        return list(dict.fromkeys(paths))
+
+    def inputs_signature(self, folders: list[Path]) -> str:
+        """What every page's HTML reads besides its own Markdown: the files under the watched
+        folders other than the course's and under `folders` (the theme's overrides, docs/),
+        and each course page's title and status (the navigation shows them)."""
+        modules = self.path(self.options.modules_dir)
+        watched = [path for path in self.watched_paths() if path != modules]
+        pages = [
+            f"{page.id}:{page.title}:{page.status.value}:{page.path}"
+            for page in (self.site.pages() if self.site else [])
+        ]
+        return files_signature([*watched, *folders]) + "\n" + "\n".join(pages)
+
+
+def docs_nav(docs_dir: Path) -> list[dict[str, object]]:
+    """Hand-written pages in docs/ (the authors' and readers' guides), by file name."""
+    entries = [
+        {_title_of(path): path.relative_to(docs_dir).as_posix()}
+        for path in sorted(Path(docs_dir).glob("*.md"))
+    ]
+    return [{"About this site": entries}] if entries else []
+
+
+def _title_of(path: Path) -> str:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return path.stem.replace("-", " ").capitalize()

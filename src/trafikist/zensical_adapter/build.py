@@ -1,0 +1,263 @@
+"""Zensical adapter: a step before a Zensical build and a step after it, over the core's build
+(trafikist.build.CourseBuild). Zensical reads mkdocs.yml and runs Python-Markdown extensions,
+but it ignores MkDocs plugins and offers no hook of its own (docs/architecture.md has the
+evidence), so the plugin's work is done around the build:
+
+- before: load and check the course; write each course page's Markdown and the hand-written
+  pages of docs/ into a work folder, and a configuration that inherits mkdocs.yml and adds the
+  course's navigation, stylesheet, module scripts and registry extension;
+- the build: `zensical.build` on that configuration, in this process;
+- after: move the built site to a staging folder beside the site folder, add the site's own
+  files, finish every page (id: links, status badges, the policy, the theme's fixes), check the
+  links, write what comes after the pages (the widget's snapshot), then swap the site in.
+
+Any step that fails raises CourseError with one `FILE:LINE: what. Fix: how.` line per problem;
+the staging folder goes and the last good site stays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trafikist.build.files import write_site_files
+from trafikist.build.finish import FinishedPages, built_pages, finish_site
+from trafikist.build.options import BuildOptions
+from trafikist.build.session import CourseBuild
+from trafikist.build.staging import SiteStaging
+from trafikist.course.structure import Page
+from trafikist.errors import CourseError, Problem
+
+# Zensical's link validation is a Python scanner of every page's Markdown, about 1 s of a
+# 96-page build (docs/performance.md); the finished site's links are checked instead.
+NO_VALIDATION = {"invalid_links": False, "invalid_link_anchors": False}
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml for its plain settings; tags (!ENV, !!python/name) are Zensical's to
+    resolve when it reads the file itself."""
+
+
+_TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml where it is built in
+
+
+@dataclass(frozen=True)
+class Project:
+    """What the adapter reads of mkdocs.yml."""
+
+    config_file: Path
+    base_dir: Path
+    docs_dir: Path
+    site_dir: Path
+    custom_dir: Path | None
+    directory_urls: bool
+    strict: bool
+    options: BuildOptions
+
+
+def read_project(config_file: Path, site_dir: Path | None = None) -> Project:
+    """mkdocs.yml's settings and the trafikist plugin's options; raises CourseError."""
+    config_file = Path(config_file).resolve()
+    try:
+        config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_TolerantLoader)
+    except (OSError, yaml.YAMLError) as error:
+        mark = getattr(error, "problem_mark", None)
+        raise CourseError.at(
+            config_file,
+            mark.line + 1 if mark is not None else None,
+            f"cannot read the configuration: {error}".replace("\n", " "),
+            "Correct the YAML, or name another file with -f.",
+        ) from None
+    config = config or {}
+    if config.get("nav"):
+        raise CourseError.at(
+            config_file,
+            None,
+            "mkdocs.yml has a nav:, which Zensical would merge into the course's own.",
+            "Remove it: the course derives the navigation from modules/.",
+        )
+    base = config_file.parent
+    theme = config.get("theme") or {}
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    return Project(
+        config_file=config_file,
+        base_dir=base,
+        docs_dir=(base / config.get("docs_dir", "docs")).resolve(),
+        site_dir=Path(site_dir or base / config.get("site_dir", "site")).resolve(),
+        custom_dir=(base / custom).resolve() if custom else None,
+        directory_urls=bool(config.get("use_directory_urls", True)),
+        strict=bool(config.get("strict", False)),
+        options=BuildOptions.from_mapping(_plugin_options(config), config_file),
+    )
+
+
+def _plugin_options(config: dict[str, Any]) -> dict[str, Any] | None:
+    """The `- trafikist:` block of mkdocs.yml's plugins (a list, or a mapping)."""
+    plugins = config.get("plugins") or []
+    if isinstance(plugins, dict):
+        return plugins.get("trafikist")
+    for entry in plugins:
+        if isinstance(entry, dict) and "trafikist" in entry:
+            return entry["trafikist"]
+    return None
+
+
+class ZensicalBuild:
+    """Builds of one project with Zensical; kept across preview rebuilds, it keeps the course's
+    caches and Zensical's own (in its work folder)."""
+
+    def __init__(self, project: Project, *, preview: bool = False, strict: bool = False) -> None:
+        self.project = project
+        self.strict = strict or project.strict
+        self.warnings: list[Problem] = []  # this build's, when it is not strict
+        self.course = CourseBuild(
+            project.base_dir,
+            project.options,
+            directory_urls=project.directory_urls,
+            preview=preview,
+            strict=self.strict,
+            warn=self.warnings.append,
+            checks_in_parallel=not preview,
+        )
+        self.finished = FinishedPages()  # a preview's, across rebuilds
+        # Zensical builds a folder's docs/ into its site/, both inside the folder of its
+        # configuration. A build's goes beside the site folder, so the built site moves by a
+        # rename; a preview's sites stay inside it, so it can be anywhere.
+        parent = None if preview else project.site_dir.parent
+        if parent is not None:
+            parent.mkdir(parents=True, exist_ok=True)
+        self.work = Path(tempfile.mkdtemp(prefix=".zensical-", dir=parent))
+
+    def build(self, final: Path, *, clean: bool = False) -> list[Problem]:
+        """One build into `final`; returns the warnings of a build that is not strict."""
+        staging = SiteStaging(final)
+        self.warnings.clear()
+        try:
+            try:
+                site_dir = staging.adopt(self._zensical(clean))
+                self.warnings += self._finish(site_dir)
+            except BaseException as failure:
+                self.course.checked(failure)  # the checks' problems come first
+                raise
+            self.course.checked()
+            staging.commit()
+            return list(self.warnings)
+        except BaseException:
+            self.course.cancel()
+            staging.discard()
+            raise
+
+    def close(self) -> None:
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    # -- before --------------------------------------------------------------------------------
+
+    def _zensical(self, clean: bool) -> Path:
+        """Write the work folder and run Zensical on it; returns the folder it built."""
+        site = self.course.load()
+        docs = self.work / "docs"
+        files = self._docs(site.pages())
+        _sync(docs, files)
+        config = self.work / "mkdocs.yml"
+        settings = self._config(site.markdown_extension_configs())
+        text = yaml.dump(settings, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+        config.write_text(text, encoding="utf-8")
+        import zensical  # the engine; imported only by this adapter
+
+        try:
+            zensical.build(str(config), {"strict": self.strict, "clean": clean})
+        except Exception as error:  # Zensical raises RuntimeError and click's errors
+            what = str(error).strip().rstrip(".") or type(error).__name__
+            raise CourseError.at(
+                self.project.config_file,
+                None,
+                f"Zensical stopped: {what}.",
+                "Correct what Zensical names above; the last good site is unchanged.",
+            ) from None
+        return self.work / "site"
+
+    def _docs(self, pages: list[Page]) -> dict[str, bytes]:
+        """The files of the docs folder Zensical builds: docs/ as it is, and the course."""
+        files = {}
+        if self.project.docs_dir.is_dir():
+            for path in sorted(self.project.docs_dir.rglob("*")):
+                if path.is_file():
+                    files[path.relative_to(self.project.docs_dir).as_posix()] = path.read_bytes()
+        for page in pages:
+            src_uri = page.src_uri(self.project.directory_urls)
+            if src_uri in files:
+                raise CourseError.at(
+                    self.project.docs_dir / src_uri,
+                    None,
+                    f"the course generates '{src_uri}' already.",
+                    "Rename or remove that file from docs/.",
+                )
+            files[src_uri] = self.course.page_markdown(page).encode("utf-8")
+        return files
+
+    def _config(self, extensions: dict[str, dict[str, object]]) -> dict[str, object]:
+        """A configuration that inherits mkdocs.yml; Zensical merges mappings and appends
+        lists, so only what the course adds is here."""
+        theme: dict[str, object] = {}
+        if self.project.custom_dir is not None:
+            theme["custom_dir"] = str(self.project.custom_dir)  # read from this folder
+        return {
+            "INHERIT": str(self.project.config_file),
+            "docs_dir": "docs",
+            "site_dir": "site",
+            "nav": self.course.nav(self.project.docs_dir),
+            "theme": theme,
+            "extra_css": self.course.stylesheets(),
+            "extra_javascript": [
+                {"path": uri, "type": "module"} for uri in self.course.module_scripts()
+            ],
+            "markdown_extensions": [{name: options} for name, options in extensions.items()],
+            "validation": NO_VALIDATION,
+        }
+
+    # -- after ---------------------------------------------------------------------------------
+
+    def _finish(self, site_dir: Path) -> list[Problem]:
+        """The site's own files, the finished pages, the link check, and what comes after
+        the pages; raises CourseError."""
+        write_site_files(site_dir, self.course.site_files())
+        pages = built_pages(self.course, self.project.docs_dir)
+        dead = finish_site(self.course, site_dir, pages, self.finished)
+        if dead and self.strict:
+            raise CourseError(dead)
+        self.course.after_pages(site_dir)
+        return dead
+
+    @property
+    def watched_paths(self) -> list[Path]:
+        """What a preview rebuilds on: the course's inputs, docs/, the overrides, mkdocs.yml."""
+        extra = [self.project.docs_dir, self.project.config_file]
+        if self.project.custom_dir is not None:
+            extra.append(self.project.custom_dir)
+        return [*self.course.watched_paths(), *extra]
+
+
+def _sync(folder: Path, files: dict[str, bytes]) -> None:
+    """Make `folder` hold exactly `files`, writing only what changed (Zensical's cache keys on
+    the files it reads)."""
+    for name, content in files.items():
+        target = folder / name
+        with contextlib.suppress(OSError):
+            if target.read_bytes() == content:
+                continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    if folder.is_dir():
+        for path in sorted(folder.rglob("*"), reverse=True):
+            name = path.relative_to(folder).as_posix()
+            if path.is_file() and name not in files:
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
