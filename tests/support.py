@@ -28,6 +28,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 MODULE_04 = "trafikist/04-blocking-timers-and-the-bus/index.html"
+# The search index each engine's theme writes and its search worker reads.
+SEARCH_INDEX = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 # The published text of module 04 (the course's source of facts): beside the repository, or
 # where the build machines keep it.
 SEED_NAME = "seeds/000_2b884b2877ceed3c.txt"

@@ -22,7 +22,18 @@ from playwright.sync_api import expect
 from authoring.authoring_support import free_port, site_serve
 from authoring.authoring_support import wait_until as serve_wait
 from gates.gatelib import CSP_LISTENER
-from support import MODULE_04, ROOT, SAVE_DATA_SCRIPT, build_env, copy_project, edit, serve
+from support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MODULE_04,
+    ROOT,
+    SAVE_DATA_SCRIPT,
+    SEARCH_INDEX,
+    build_env,
+    copy_project,
+    edit,
+    serve,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,13 +78,20 @@ def caches(page) -> dict[str, list[str]]:
     )
 
 
-def search(page, query: str):
-    """Type a query in the theme's search, key by key (the theme reads the query on keyup, so
-    a filled-in value alone goes unseen); its results."""
-    box = page.get_by_role("textbox", name="Search")
+def search(page, engine: str, query: str):
+    """Type a query in the theme's search, key by key (mkdocs-material reads the query on
+    keyup, so a filled-in value alone goes unseen); its results. Zensical's search is a
+    button that opens a dialog with a combobox and a list of options (in a shadow root, which
+    Playwright's locators pierce)."""
+    if engine == "mkdocs":
+        box = page.get_by_role("textbox", name="Search")
+        results = page.locator(".md-search-result__item")
+    else:
+        page.locator(".md-search__button").click()
+        box = page.get_by_role("combobox", name="Search")
+        results = page.get_by_role("listbox", name="Search results").get_by_role("option")
     box.click()
     box.press_sequentially(query)
-    results = page.locator(".md-search-result__item")
     expect(results.first).to_be_visible(timeout=60_000)
     return results
 
@@ -86,7 +104,7 @@ def run_and_wait(page, panel: str = "#tk-duty-panel-promote") -> None:
 
 
 def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
-    site_url: str, built_site: Path, browser
+    site_url: str, engine: str, built_site: Path, browser
 ) -> None:
     context = browser.new_context()
     context.add_init_script(CSP_LISTENER)  # the page's policy holds with the worker too
@@ -112,7 +130,7 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     page.locator(".tk-dive-card a", has_text=DIVE_TITLE).first.click()
     expect(page.locator("h1")).to_contain_text(DIVE_TITLE)
     # The search: the theme's worker reads the precached index.
-    results = search(page, "BLPOP")
+    results = search(page, engine, "BLPOP")
     assert results.count() >= 2
     page.keyboard.press("Escape")
     # Back to the module, a duty picked, a control changed, Run: Pyodide from the cache.
@@ -136,7 +154,9 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     context.close()
 
 
-def test_a_reader_who_never_presses_run_downloads_none_of_its_files(site_url: str, browser) -> None:
+def test_a_reader_who_never_presses_run_downloads_none_of_its_files(
+    site_url: str, engine: str, browser
+) -> None:
     context = browser.new_context()
     context.add_init_script(
         """window.__tkRegisteredAfterLoad = null;
@@ -158,16 +178,20 @@ def test_a_reader_who_never_presses_run_downloads_none_of_its_files(site_url: st
     found = caches(page)
     precache = next(paths for name, paths in found.items() if "-precache-v2-" in name)
     assert not [path for path in precache if RUN_FILE.search(path)]
-    assert any(path.endswith("/search/search_index.json") for path in precache)
+    assert any(path.endswith("/" + SEARCH_INDEX[engine]) for path in precache)
     assert not [name for name in found if "-runtime-" in name], found
     context.close()
 
 
 def test_the_worker_registers_only_once_a_run_that_is_loading_is_drawn(
-    site_url: str, browser
+    site_url: str, browser, tmp_path: Path
 ) -> None:
-    """A Run pressed as the page loads: the worker's precache must not compete with it."""
-    context = browser.new_context()
+    """A Run pressed as the page loads: the worker's precache must not compete with it, and
+    the worker still keeps what that Run fetched. A reader's own browser profile, whose HTTP
+    cache is on disk: a fresh context's in-memory cache holds none of the big files."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS
+    )
     context.add_init_script(
         """window.__tkRegisteredAt = null; window.__tkDrawnAt = null;
         addEventListener("DOMContentLoaded", () => {
@@ -186,6 +210,26 @@ def test_the_worker_registers_only_once_a_run_that_is_loading_is_drawn(
     wait_until(page, "navigator.serviceWorker.controller !== null")
     registered, drawn = page.evaluate("[window.__tkRegisteredAt, window.__tkDrawnAt]")
     assert drawn is not None and registered > drawn, (registered, drawn)
+    # That Run's files went past the worker; once it controls the page it keeps them from the
+    # browser's HTTP cache, so this visit runs offline too.
+    section = page.locator(".tk-duties")
+    assert section.get_attribute("data-boot-from") == "network"
+    wait_until(
+        page,
+        """caches.keys().then(async (names) => {
+          const runtime = names.filter((name) => name.includes("-runtime-"));
+          if (!runtime.length) return false;
+          const kept = (await (await caches.open(runtime[0])).keys()).map((r) => r.url);
+          return kept.some((url) => url.endsWith(".snapshot"))
+            && kept.some((url) => url.endsWith("pyodide.asm.wasm"));
+        })""",
+    )
+    context.set_offline(True)
+    page.reload()
+    page.locator("label[for=tk-duty-recover]").click()
+    page.locator("#tk-duty-panel-recover .tk-live input[name=wire][value='6']").check()
+    run_and_wait(page, "#tk-duty-panel-recover")
+    assert section.get_attribute("data-boot-from") == "cache"
     context.close()
 
 
@@ -270,10 +314,11 @@ def test_a_rebuild_with_a_changed_model_replaces_the_cache_and_the_new_model_run
 
 
 def test_the_preview_replaces_a_worker_that_a_built_site_left_at_its_address(
-    tmp_path: Path, built_site: Path, browser
+    tmp_path: Path, engine: str, built_site: Path, browser
 ) -> None:
     """A built site served at 127.0.0.1:PORT leaves its worker and caches in the browser; a
-    later `mkdocs serve` at the same address must show the preview, not that cache."""
+    later preview at the same address (`mkdocs serve`, `trafikist serve --engine zensical`)
+    must show the preview, not that cache."""
     port = free_port()
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(built_site))
     handler.log_message = lambda *args: None  # type: ignore[method-assign]
@@ -292,7 +337,7 @@ def test_the_preview_replaces_a_worker_that_a_built_site_left_at_its_address(
     project = copy_project(tmp_path / "project")
     marker = "A sentence only the preview has."
     edit(project / "docs" / "widget.md", "# The duty widget\n", f"# The duty widget\n\n{marker}\n")
-    with site_serve("mkdocs", project, port) as (served, _):
+    with site_serve(engine, project, port) as (served, _):
         serve_wait(served + "widget/", lambda text: marker in text)
         page.goto(base + "widget/")  # the old worker answers first, from its cache
         expect(page.locator("article")).to_contain_text(marker, timeout=60_000)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gates.gatelib import link_tree, site_pages
-from support import ROOT
+from support import ROOT, SEARCH_INDEX
 from trafikist.errors import CourseError
 from trafikist.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
 
@@ -42,12 +42,14 @@ def test_the_built_site_has_a_worker_that_names_its_caches_after_the_build(
     assert '"url":"index.html"' in code
 
 
-def test_every_page_the_search_and_the_styles_are_precached_but_no_run_file(site: Path) -> None:
+def test_every_page_the_search_and_the_styles_are_precached_but_no_run_file(
+    engine: str, site: Path
+) -> None:
     worker = write_offline_worker(site, node_modules=NODE_MODULES)
     urls = {entry.url: entry for entry in worker.precache}
     assert set(site_pages(site)) <= set(urls)
     for needed in (
-        "search/search_index.json",
+        SEARCH_INDEX[engine],
         "assets/trafikist/trafikist.css",
         "assets/trafikist/duty/worker.mjs",
         "assets/trafikist/model/run-files.json",

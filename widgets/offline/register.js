@@ -6,8 +6,9 @@
   "use strict";
   var workers = navigator.serviceWorker;
   if (!workers) return;
-  // An inline script can only be mkdocs serve's live reload: the preview keeps no worker.
-  if (document.querySelector("script:not([src]):not([type])")) {
+  // The previews of both engines load their reload client from this file: a preview keeps no
+  // worker (trafikist.build.preview).
+  if (document.querySelector('script[src$="__trafikist/reload.js"]')) {
     workers.getRegistrations().then(function (found) {
       found.forEach(function (registration) { registration.unregister(); });
     });
@@ -16,7 +17,22 @@
   var updating = Boolean(workers.controller);
   workers.addEventListener("controllerchange", function () {
     if (updating) location.reload();
+    else keepEarlyRun();
   });
+  // A Run drawn before the worker controlled this page fetched its files past the worker. Ask
+  // for them again through it, from the browser's HTTP cache only (no second download): the
+  // worker's runtime route keeps what it gets, so this visit's Run works offline too.
+  function keepEarlyRun() {
+    var ran = document.querySelector('.tk-duties[data-boot-from="network"]');
+    if (!ran || (navigator.connection && navigator.connection.saveData)) return;
+    var sizes = new URL("../model/run-files.json", import.meta.url);
+    fetch(sizes).then(function (answer) { return answer.json(); }).then(function (files) {
+      Object.keys(files).forEach(function (name) {
+        fetch(new URL(name, sizes), { cache: "only-if-cached", mode: "same-origin" })
+          .catch(function () {});
+      });
+    }).catch(function () {});
+  }
   function register() {
     var run = document.querySelector(".tk-duties[aria-busy]");
     if (run) {

@@ -10,11 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from trafikist.build.files import SiteFile
-from trafikist.minify import minify_css
+from trafikist.minify import minify_css, minify_js
 
 # What of widgets/ the site serves (sources such as README files stay out).
 WIDGET_SUFFIXES = {".css", ".js", ".mjs", ".svg", ".woff2", ".json", ".whl"}
 STYLESHEET = "trafikist.css"
+# Scripts of widgets/ that every page loads, served lighter (the page's weight budget): the
+# offline worker's registration. The duty widget's own come with its parts.
+EVERY_PAGE_SCRIPTS = ("offline/register.js",)
 
 
 def stylesheet_uri(assets_path: str) -> str:
@@ -30,16 +33,21 @@ def widget_assets(
     the bundled stylesheet."""
     provided = {site_file.uri for site_file in widget_files}
     files = [
-        SiteFile(uri, source=path)
+        _lighter(uri, path) if name in EVERY_PAGE_SCRIPTS else SiteFile(uri, source=path)
         for path in sorted(widgets_dir.rglob("*"))
         if path.is_file() and path.suffix in WIDGET_SUFFIXES
-        if (uri := f"{assets_path}/{path.relative_to(widgets_dir).as_posix()}") not in provided
+        if (name := path.relative_to(widgets_dir).as_posix())
+        if (uri := f"{assets_path}/{name}") not in provided
     ]
     files += widget_files
     files.append(
         SiteFile(stylesheet_uri(assets_path), content=_stylesheet(widgets_dir, assets_path, files))
     )
     return files
+
+
+def _lighter(uri: str, path: Path) -> SiteFile:
+    return SiteFile(uri, content=minify_js(path.read_text(encoding="utf-8")).encode("utf-8"))
 
 
 def _stylesheet(widgets_dir: Path, assets_path: str, files: list[SiteFile]) -> bytes:

@@ -169,7 +169,15 @@ class ZensicalBuild:
         settings = self._config(site.markdown_extension_configs())
         text = yaml.dump(settings, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
         config.write_text(text, encoding="utf-8")
-        import zensical  # the engine; imported only by this adapter
+        try:
+            import zensical  # the engine; imported only by this adapter
+        except ImportError:
+            raise CourseError.at(
+                self.project.config_file,
+                None,
+                "Zensical is not installed in this environment.",
+                "Run scripts/setup (it installs the zensical version pyproject.toml pins).",
+            ) from None
 
         try:
             zensical.build(str(config), {"strict": self.strict, "clean": clean})
