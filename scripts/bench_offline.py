@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_widget import TIMING_HOOKS  # noqa: E402
+from bench_widget import TIMING_HOOKS, seconds  # noqa: E402
 from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
 
 LINK = 1.5e6 / 8  # bytes a second: 1.5 Mbit/s
@@ -164,10 +164,6 @@ def measure(
                 found[kind].append(throttled_run(browser, base, with_bar))
         browser.close()
     return found
-
-
-def seconds(ms: float) -> str:
-    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
 
 
 def main() -> None:

@@ -20,6 +20,11 @@ from pathlib import Path
 from support import build_env, build_leftovers, copy_project, site_build
 
 MODULE_04 = Path("modules/04-blocking-timers-and-the-bus")
+# The files of module 04 the bad-input and checked-fact tests change.
+DUTIES = MODULE_04 / "duties.yml"
+MODULE = MODULE_04 / "module.md"
+DIVE_01 = MODULE_04 / "dives/01-who-moves-time-today.md"
+DIVE_02 = MODULE_04 / "dives/02-the-blocking-claim.md"
 
 
 def digest(site: Path) -> dict[str, str]:

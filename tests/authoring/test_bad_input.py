@@ -14,6 +14,10 @@ import pytest
 
 from authoring.authoring_support import (
     ABORTED,
+    DIVE_01,
+    DIVE_02,
+    DUTIES,
+    MODULE,
     MODULE_04,
     GoodSite,
     assert_build_fails,
@@ -24,10 +28,6 @@ from support import ROOT, build_env, build_leftovers, edit, line_of, site_build
 
 pytestmark = pytest.mark.slow
 
-DUTIES = MODULE_04 / "duties.yml"
-MODULE = MODULE_04 / "module.md"
-DIVE_01 = MODULE_04 / "dives/01-who-moves-time-today.md"
-DIVE_02 = MODULE_04 / "dives/02-the-blocking-claim.md"
 SCENARIO = MODULE_04 / "scenarios/promote-due.yml"
 
 

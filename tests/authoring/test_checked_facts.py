@@ -12,7 +12,9 @@ import pytest
 
 from authoring.authoring_support import (
     ABORTED,
-    MODULE_04,
+    DIVE_01,
+    DUTIES,
+    MODULE,
     GoodSite,
     assert_build_fails,
     digest,
@@ -22,9 +24,6 @@ from support import ROOT, edit, line_of, site_build
 
 pytestmark = pytest.mark.slow
 
-DUTIES = MODULE_04 / "duties.yml"
-MODULE = MODULE_04 / "module.md"
-DIVE_01 = MODULE_04 / "dives/01-who-moves-time-today.md"
 GUIDE = Path("docs/authoring.md")
 
 
