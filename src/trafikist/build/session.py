@@ -41,7 +41,9 @@ class CourseBuild:
     base_dir: Path
     options: BuildOptions
     directory_urls: bool = True
-    preview: bool = False  # keep each page's Markdown across rebuilds
+    # A live preview: keep each page's Markdown across rebuilds, and write an offline worker
+    # that keeps nothing.
+    preview: bool = False
     # A problem that fails strict builds only (an unsourced sentence, an unchecked fact) is an
     # error when `strict`, and otherwise goes to `warn`.
     strict: bool = True
