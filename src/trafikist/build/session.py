@@ -122,7 +122,6 @@ class CourseBuild:
         widget = DutyWidget(
             modules_dir=self.path(self.options.modules_dir),
             node_modules=self.path(self.options.node_modules),
-            widgets_dir=self.path(self.options.widgets_dir),
             assets_path=self.options.assets_path,
             pyodide_url=self.options.pyodide_url,
             time_limit=self.options.run_time_limit,

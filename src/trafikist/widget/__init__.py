@@ -19,7 +19,6 @@ import markupsafe
 from trafikist.build.files import SiteFile
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
-from trafikist.minify import minify_css, minify_js
 from trafikist.model import MODEL_CHOICES
 from trafikist.registry import Registry, export_command_table
 from trafikist.widget.bake import BakedRun, bake_duty
@@ -36,20 +35,12 @@ DEFAULT_TIME_LIMIT = 10  # seconds a live run may take before the page stops it
 # The size of every file a first Run may fetch, for the page's progress bar; written with the
 # snapshot, whose size is known only once Node has made it.
 RUN_SIZES_FILE = "run-files.json"
-# Files of widgets/ that the page loads itself (not the worker): the site gets them lighter
-# (trafikist.minify).
-PAGE_LOAD_FILES = {
-    "duty/duty.js": minify_js,
-    "duty/duty.css": minify_css,
-    "duty/widget.mjs": minify_js,
-}
 
 
 @dataclass
 class DutyWidget:
     modules_dir: Path
     node_modules: Path
-    widgets_dir: Path | None = None  # widgets/, whose duty.js and duty.css the site gets lighter
     assets_path: str = "assets/trafikist"
     pyodide_url: str = ""  # empty: Pyodide is served from the site itself
     time_limit: int = DEFAULT_TIME_LIMIT
@@ -125,11 +116,6 @@ class DutyWidget:
             return []
         model = f"{self.assets_path}/{MODEL_FOLDER}"
         files = [
-            SiteFile(f"{self.assets_path}/{name}", content=minify(source.read_text()).encode())
-            for name, minify in PAGE_LOAD_FILES.items()
-            if self.widgets_dir and (source := self.widgets_dir / name).is_file()
-        ]
-        files += [
             SiteFile(f"{model}/{self.wheel.name}", content=self.wheel.data),
             SiteFile(f"{model}/pyodide-lock.json", content=self.lock),
         ]
