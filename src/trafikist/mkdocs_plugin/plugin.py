@@ -7,7 +7,8 @@ and nothing else that is not about MkDocs.
 - on_files: add one generated page per course page, and the site's own files.
 - on_page_content: resolve `id:` links and add status badges.
 - on_post_page: the policy and the theme's fixes (trafikist.build.theme).
-- on_post_build: what comes after the pages (the widget's snapshot), then the swap.
+- on_post_build: what comes after the pages (the widget's snapshot, the offline worker), then
+  the swap.
 - on_serve: watch the course sources, the widgets, the registry and the model.
 - Under `mkdocs serve` (the authors' preview loop): a failed build shows its message on every
   page and the server keeps running (`preview`), and unchanged pages reuse their last render

@@ -9,7 +9,8 @@ evidence), so the plugin's work is done around the build:
 - the build: `zensical.build` on that configuration, in this process;
 - after: move the built site to a staging folder beside the site folder, add the site's own
   files, finish every page (id: links, status badges, the policy, the theme's fixes), check the
-  links, write what comes after the pages (the widget's snapshot), then swap the site in.
+  links, write what comes after the pages (the widget's snapshot, the offline worker), then
+  swap the site in.
 
 Any step that fails raises CourseError with one `FILE:LINE: what. Fix: how.` line per problem;
 the staging folder goes and the last good site stays.
