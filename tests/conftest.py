@@ -8,6 +8,15 @@ import pytest
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, ROOT, site_build
 
 
+@pytest.fixture(scope="session", autouse=True)
+def command_table() -> None:
+    """The model runs with the registry snapshot's rows, as a build hands them over."""
+    from trafikist.model import install_command_table
+    from trafikist.registry import export_command_table, load_registry
+
+    install_command_table(export_command_table(load_registry(ROOT / "registry")))
+
+
 @pytest.fixture(scope="session", params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> str:
     """Each engine the site builds with: every test that takes it runs once per engine."""

@@ -6,6 +6,9 @@ or a dive, and check the course.
     trafikist new module "Title" [--summary TEXT] [--status planned|built] [--id ID]
     trafikist new dive MODULE "Title" [--summary TEXT] [--status planned|built] [--id ID]
     trafikist check
+    trafikist model run SCENARIO [--overrides JSON] [--indent N]
+    trafikist model console SCENARIO      run it, then read console lines from stdin
+    trafikist model choices               the model's own choices, as JSON
 
 The engine is MkDocs unless `--engine` or the environment variable TRAFIKIST_ENGINE says
 otherwise; under MkDocs, `build` and `serve` are `mkdocs build` and `mkdocs serve` (other
@@ -16,14 +19,20 @@ options go to them). Every bad input ends with the same one-line messages
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import yaml
+
+from trafikist.base.errors import CourseError, display_path
 from trafikist.course.structure import Status
-from trafikist.errors import CourseError, _display_path
+from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
+from trafikist.model.console import execute_line
+from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 
 if TYPE_CHECKING:
     from trafikist.course.scaffold import Created
@@ -103,6 +112,19 @@ def _parser() -> argparse.ArgumentParser:
         "or registry/",
     )
     check.set_defaults(run=_check)
+
+    model = commands.add_parser("model", help="run the model of trafikey and EchoMQ")
+    model_commands = model.add_subparsers(required=True, metavar="ACTION")
+    run = model_commands.add_parser("run", help="run a scenario and print its JSON trace")
+    run.add_argument("file", type=Path)
+    run.add_argument("--overrides", default=None, help="a JSON object of reader controls")
+    run.add_argument("--indent", type=int, default=None)
+    console = model_commands.add_parser("console", help="run a scenario, then read commands")
+    console.add_argument("file", type=Path)
+    choices = model_commands.add_parser("choices", help="the model's own choices, as JSON")
+    for sub, action in ((run, "run"), (console, "console"), (choices, "choices")):
+        sub.add_argument("--registry", help="trafikey's registry (default: registry/)")
+        sub.set_defaults(run=_model, action=action)
     return parser
 
 
@@ -128,9 +150,7 @@ def _build(args: argparse.Namespace) -> int:
         return 1
     for warning in warnings:
         print(f"WARNING  -  {warning}", file=sys.stderr)
-    print(
-        f"INFO     -  Built with Zensical into {_display_path(project.site_dir)}", file=sys.stderr
-    )
+    print(f"INFO     -  Built with Zensical into {display_path(project.site_dir)}", file=sys.stderr)
     return 0
 
 
@@ -189,7 +209,7 @@ def _report(created: Created, modules_dir: Path) -> int:
     """The new page must leave a course that still loads."""
     _check_course(modules_dir, None)
     print(
-        f"created {_display_path(created.path)}: {created.kind.value} {created.number:02d}, "
+        f"created {display_path(created.path)}: {created.kind.value} {created.number:02d}, "
         f"id '{created.page_id}', {created.status.value}. Preview it with: scripts/serve"
     )
     return 0
@@ -216,6 +236,68 @@ def _check_course(
         strict=strict,
         warn=(lambda problem: warn.append(str(problem))) if warn is not None else None,
     )
+
+
+def _model(args: argparse.Namespace) -> int:
+    """The model on one scenario. A bad scenario prints one line, `error: FILE: FIELD: what.
+    Fix: how.`, and exits 2."""
+    if args.action == "choices":
+        print(json.dumps(choices_as_json(), indent=2))
+        return 0
+    registry = load_registry(resolve_registry_path(args.registry, Path.cwd()))
+    install_command_table(export_command_table(registry))
+    try:
+        data = _scenario_file(args.file)
+        overrides = None
+        if getattr(args, "overrides", None):
+            try:
+                overrides = json.loads(args.overrides)
+            except json.JSONDecodeError as error:
+                raise ScenarioError(
+                    "--overrides",
+                    "",
+                    f"is not valid JSON ({error.msg}).",
+                    "Pass a JSON object, e.g. '{\"wire\": 6}'.",
+                ) from None
+        simulation = Simulation(data, overrides, source=str(args.file))
+        trace = simulation.run()
+    except ScenarioError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.action == "run":
+        print(json.dumps(trace, sort_keys=True, indent=args.indent))
+        return 0
+    for line in sys.stdin:
+        print(execute_line(simulation.server, line.rstrip("\n")))
+    return 0
+
+
+def _scenario_file(path: Path) -> Any:
+    """A scenario file: YAML (.yml, .yaml) or JSON."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ScenarioError(
+            str(path), "", f"cannot be read ({error.strerror}).", "Check the file's path."
+        ) from None
+    if path.suffix in (".yml", ".yaml"):
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            line = getattr(getattr(error, "problem_mark", None), "line", None)
+            where = f"line {line + 1}" if line is not None else ""
+            raise ScenarioError(
+                str(path), where, "is not valid YAML.", "Fix the indentation or the quoting there."
+            ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScenarioError(
+            str(path),
+            f"line {error.lineno}",
+            f"is not valid JSON ({error.msg}).",
+            "Fix the JSON there, or name the file .yml for YAML.",
+        ) from None
 
 
 if __name__ == "__main__":

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from trafikist.base.errors import CourseError
 from trafikist.cache import cache_folder, prune, read_entry, write_entry
-from trafikist.errors import CourseError
 
 WORKER_FILE = "sw.js"
 REGISTER_SCRIPT = "offline/register.js"  # widgets/offline/register.js, under the assets path

@@ -10,17 +10,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.base.errors import CourseError, Problem
 from trafikist.course.expectations import check_page_runs
 from trafikist.course.links import check_link_targets
 from trafikist.course.loader import check_links, load_course
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Kind, Page
-from trafikist.errors import CourseError, Problem
 from trafikist.markdown.registry_inline import RegistryInlineExtension
+from trafikist.model.commands import install_command_table
 from trafikist.registry import (
     Manifest,
     Registry,
     check_page,
+    export_command_table,
     load_manifest,
     load_registry,
     reference_pages,
@@ -104,6 +106,8 @@ def load_site(
     course = load_course(Path(modules_dir))
     registry_path = resolve_registry_path(registry, base_dir)
     loaded_registry = load_registry(registry_path)
+    # The model runs the course's scenarios with the verbs' rows of the registry just loaded.
+    install_command_table(export_command_table(loaded_registry))
     manifest_path = resolve_manifest_path(registry_path, base_dir)
     manifest = load_manifest(manifest_path)
     seed_path = resolve_seed_path(manifest_path)

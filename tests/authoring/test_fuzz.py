@@ -10,10 +10,10 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from trafikist.base.errors import CourseError
 from trafikist.course.loader import check_links, load_course
 from trafikist.course.render import MARKDOWN_EXTENSIONS, Renderer
 from trafikist.course.sources import load_yaml, read_front_matter
-from trafikist.errors import CourseError
 
 SETTINGS = settings(
     max_examples=150,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from trafikist.base.errors import CourseError, Problem
 from trafikist.build.checks import PARALLEL, ChecksInChild
 from trafikist.build.finish import BuiltPage, dead_links
 from trafikist.build.options import DEFAULTS, BuildOptions
 from trafikist.build.staging import SiteStaging
-from trafikist.errors import CourseError, Problem
 from trafikist.zensical_adapter.build import read_project
 
 

@@ -445,7 +445,7 @@ def parse_lines(path: Path) -> list:
 def run_example(dive: Dive) -> dict:
     path = DIVES_DIR / f"{dive.number}-{dive.slug}.example.yml"
     result = subprocess.run(
-        [sys.executable, "-m", "trafikist.model", "run", str(path)],
+        [sys.executable, "-m", "trafikist.cli", "model", "run", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

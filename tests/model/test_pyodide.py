@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from trafikist.model import run_scenario
+from trafikist.model import command_table, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "modules" / "04-blocking-timers-and-the-bus" / "scenarios"
@@ -25,7 +25,7 @@ def test_pyodide_gives_the_same_traces_as_cpython() -> None:
     scenarios = [yaml.safe_load(path.read_text()) for path in sorted(SCENARIOS.glob("*.yml"))]
     result = subprocess.run(
         ["node", str(RUNNER), str(ROOT)],
-        input=json.dumps(scenarios),
+        input=json.dumps({"table": command_table(), "scenarios": scenarios}),
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -273,7 +273,7 @@ def test_the_server_stays_for_the_console_after_a_run() -> None:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "trafikist.model", *args],
+        [sys.executable, "-m", "trafikist.cli", "model", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trafikist.model import ReplyError, Server, default_command_table, new_server
+from trafikist.model import ReplyError, Server, command_table, new_server
 from trafikist.model.server import BLOCKED
 
 
@@ -71,7 +71,7 @@ def test_a_script_is_one_atomic_step() -> None:
 
 def test_the_verbs_rows_come_from_the_table() -> None:
     server = new_server()
-    table = default_command_table()
+    table = command_table()
     for name, row in table.items():
         command = server.commands[name.lower().encode()]
         assert command.arity == row["arity"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from trafikist.base.errors import Problem
 from trafikist.course.loader import load_course
-from trafikist.errors import Problem
 from trafikist.registry import check_course, load_manifest, load_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import pytest
 
 from registry.registry_helpers import FIXTURE_COURSE, MODULE, ROOT, copy_tree, problems_of
 from support import edit, line_of
-from trafikist.errors import Problem
+from trafikist.base.errors import Problem
 
 DIVE = "01-the-sweeps/dives/01-the-bus-verbs.md"
 DUTIES = "01-the-sweeps/duties.yml"
@@ -421,7 +421,7 @@ def test_the_real_module_04_excerpt_is_checked(tmp_path: Path) -> None:
 def test_a_missing_course_registry_folder(tmp_path: Path) -> None:
     modules, registry = copy_tree(tmp_path)
     shutil.rmtree(registry / "src")
-    from trafikist.errors import CourseError
+    from trafikist.base.errors import CourseError
 
     with pytest.raises(CourseError, match="the registry folder has no src/ folder"):
         problems_of(modules, registry)

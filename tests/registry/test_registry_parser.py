@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from registry.registry_helpers import SEED_ROWS, SNAPSHOT
 from support import SEED
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 from trafikist.registry import (
     ENV_VAR,
     export_command_table,

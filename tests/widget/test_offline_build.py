@@ -12,7 +12,7 @@ import pytest
 
 from gates.gatelib import link_tree, site_pages
 from support import ROOT, SEARCH_INDEX
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 from trafikist.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
 
 NODE_MODULES = ROOT / "node_modules"

@@ -27,7 +27,7 @@ from support import (
     site_build,
     soup,
 )
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 from trafikist.model_view.live import canonical_json
 from trafikist.widget.runtime import RUNTIME_FILES, PyodideRuntime
 from trafikist.widget.snapshot import CACHE_KEEP, MemorySnapshot

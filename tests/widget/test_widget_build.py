@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 from trafikist.minify import minify_css, minify_js
 from trafikist.model import run_scenario
 from trafikist.model_view.controls import controls_of, overrides_from_controls
@@ -31,6 +31,7 @@ PACKAGE = ROOT / "src" / "trafikist"
 MODULE = ROOT / "modules" / "04-blocking-timers-and-the-bus"
 SCENARIOS = sorted((MODULE / "scenarios").glob("*.yml"))
 ASSETS = "assets/trafikist"
+TABLE = export_command_table(load_registry(resolve_registry_path(None, ROOT)))
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
@@ -68,7 +69,7 @@ def test_the_wheel_holds_the_model_and_its_drawing_code_only_and_is_reproducible
 
 def test_the_lock_file_names_the_wheel_with_its_hash(tmp_path: Path) -> None:
     runtime = find_pyodide_runtime(ROOT / "node_modules")
-    wheel = build_model_wheel(PACKAGE)
+    wheel = build_model_wheel(PACKAGE, TABLE)
     lock = json.loads(lock_with_wheel(runtime.lock_file, wheel, tmp_path))  # made, not cached
     entry = lock["packages"]["trafikist-model"]
     assert entry["file_name"] == wheel.name
@@ -210,7 +211,7 @@ print("pyodide_lock" in sys.modules, file=sys.stderr)
 def test_the_lock_is_made_once_per_wheel_then_read_from_the_cache(tmp_path: Path) -> None:
     """A build that has seen the wheel before does not even import pyodide-lock (pydantic)."""
     runtime = find_pyodide_runtime(ROOT / "node_modules")
-    wheel = build_model_wheel(PACKAGE)
+    wheel = build_model_wheel(PACKAGE, TABLE)
     cache = tmp_path / "cache"
     made = lock_with_wheel(runtime.lock_file, wheel, cache)
     wheel_file = wheel.write(tmp_path)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from trafikist.errors import CourseError, Problem
+from trafikist.base.errors import CourseError, Problem
 
 PARALLEL = hasattr(os, "fork")
 

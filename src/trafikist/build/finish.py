@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from trafikist.base.errors import Problem
 from trafikist.build.cache import caches_enabled, digest
 from trafikist.build.session import CourseBuild
 from trafikist.build.theme import finish_page, injected_style_hashes
 from trafikist.course.links import ENGINE_LINK_FIXES, LINK_TARGET
 from trafikist.course.structure import Page
-from trafikist.errors import Problem
 
 HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')
 ID = re.compile(r' id="(?P<id>[^"]+)"')  # a literal start: the search skips ahead

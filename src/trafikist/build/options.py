@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 
 
 @dataclass(frozen=True)

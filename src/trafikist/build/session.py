@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trafikist import offline
+from trafikist.base.errors import CourseError, Problem
 from trafikist.build import assets
 from trafikist.build.cache import MarkdownCache, files_signature
 from trafikist.build.checks import PARALLEL, ChecksInChild
 from trafikist.build.files import SiteFile, write_site_files
 from trafikist.build.options import BuildOptions
 from trafikist.course.structure import Page
-from trafikist.errors import CourseError, Problem
 from trafikist.site import Site, load_site
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from trafikist.base.errors import CourseError, Problem
 from trafikist.course.structure import Page
-from trafikist.errors import CourseError, Problem
 
 EXAMPLE_SUFFIX = ".example.yml"
 

@@ -39,8 +39,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trafikist.base.errors import Problem
 from trafikist.course.structure import Duty, Page
-from trafikist.errors import Problem
 
 if TYPE_CHECKING:
     from trafikist.registry.provenance import Sentence
@@ -454,7 +454,7 @@ _FORMS: dict[str, Callable[[_Run, dict[str, str]], Verdict]] = {
 
 FIX_EXPECTATION = (
     "Correct the sentence and its expectation, or the model (src/trafikist/model) if it changed; "
-    "`.venv/bin/python -m trafikist.model run SCENARIO` prints the run's trace."
+    "`.venv/bin/trafikist model run SCENARIO` prints the run's trace."
 )
 WORKED_EXAMPLE_BLOCK = "/// worked-example"
 # What marks a sentence about the run: a number, or an id of a scenario's jobs and entries
@@ -563,8 +563,8 @@ def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
 
 
 def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[Problem]:
+    from trafikist.base.errors import display_path
     from trafikist.course.runs import scenario_trace
-    from trafikist.errors import display_path
     from trafikist.registry.syntax import plain, split_predicates
 
     reader = plain(sentence.markdown)

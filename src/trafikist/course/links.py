@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from trafikist.base.errors import Problem
 from trafikist.course.loader import strings_in
 from trafikist.course.render import Renderer, anchors_in
 from trafikist.course.structure import Course, Page
-from trafikist.errors import Problem
 
 # An inline Markdown link's target: [text](target) or [text](target "title").
 LINK_TARGET = re.compile(r"\]\((?P<target><[^>]*>|[^)\s]*)(?:\s+\"[^\"]*\")?\)")

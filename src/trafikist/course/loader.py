@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from trafikist.base.errors import CourseError, display_path
 from trafikist.course.sources import (
     line_of_path,
     load_yaml,
@@ -26,7 +27,6 @@ from trafikist.course.sources import (
     yaml_source_quotes,
 )
 from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
-from trafikist.errors import CourseError, _display_path
 
 COURSE_FILE = "course.yml"
 MODULE_FILE = "module.md"
@@ -243,7 +243,7 @@ def _add(pages: dict[str, Page], page: Page) -> None:
         raise CourseError.at(
             page.source or "modules",
             page.line_of("id"),
-            f"the id '{page.id}' is already used by {_display_path(first.source or 'modules')}.",
+            f"the id '{page.id}' is already used by {display_path(first.source or 'modules')}.",
             "Give this page an id of its own; ids are unique across the course.",
         )
     pages[page.id] = page

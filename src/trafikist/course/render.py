@@ -22,6 +22,7 @@ import markdown
 import markupsafe
 from markdown.extensions.toc import slugify
 
+from trafikist.base.errors import CourseError
 from trafikist.course.examples import render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.sources import DRAFT
@@ -33,7 +34,6 @@ from trafikist.course.structure import (
     Status,
     relative_link,
 )
-from trafikist.errors import CourseError
 
 # Structural blocks the renderer fills in; anything else between `///` lines is prose.
 GENERATED_BLOCK = re.compile(

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
+from trafikist.model.commands import table_signature
 
 _RUNS: dict[tuple[str, ...], dict[str, Any]] = {}
 _MAX_RUNS = 256
@@ -47,6 +48,7 @@ def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> dict[
         str(stat.st_mtime_ns),
         json.dumps(overrides, sort_keys=True),
         model_signature(),
+        table_signature(),
     )
     trace = _RUNS.get(key)
     if trace is None:

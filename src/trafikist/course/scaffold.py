@@ -14,6 +14,7 @@ from pathlib import Path
 
 import jinja2
 
+from trafikist.base.errors import CourseError
 from trafikist.course.loader import (
     ID_PATTERN,
     MODULE_FILE,
@@ -21,7 +22,6 @@ from trafikist.course.loader import (
     load_course,
 )
 from trafikist.course.structure import Course, Kind, Page, Status
-from trafikist.errors import CourseError
 
 MAX_NUMBER = 99  # two-digit numbers: NN-slug
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 
 FENCE = "---"
 # A source comment cites the seed sentence a sentence follows from: `<!-- seed: "…" -->` in

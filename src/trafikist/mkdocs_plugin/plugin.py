@@ -33,13 +33,13 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from trafikist.base.errors import CourseError
 from trafikist.build import preview as errors
 from trafikist.build.cache import MarkdownCache
 from trafikist.build.options import BuildOptions
 from trafikist.build.session import CourseBuild, docs_nav
 from trafikist.build.staging import SiteStaging
 from trafikist.build.theme import finish_page
-from trafikist.errors import CourseError
 from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
 from trafikist.mkdocs_plugin.config import TrafikistConfig

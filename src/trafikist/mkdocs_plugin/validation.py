@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from trafikist.base.errors import Problem
 from trafikist.course.links import ENGINE_LINK_FIXES, line_of_link
-from trafikist.errors import Problem
 
 MESSAGE = re.compile(
     r"^Doc file '(?P<uri>[^']+)' contains (?:a link|an unrecognized relative link|an absolute "

@@ -9,7 +9,8 @@ It runs unchanged in CPython (the build and the tests) and in Pyodide (the page)
     ScenarioError          a bad scenario: names the file, the field path and the fix
     ReplyError             an error reply; `str()` is Valkey's own text
     MODEL_CHOICES          every value the model chose where the seed is silent
-    default_command_table  the EMQ.* verbs' rows (arity, flags, ACL)
+    install_command_table  hand the model the registry's rows of the EMQ.* verbs
+    command_table          those rows (arity, flags, ACL), or the wheel's copy of them
 """
 
 from __future__ import annotations
@@ -21,19 +22,21 @@ from trafikist.model.choices import MODEL_CHOICES, Choice, choices_as_json
 from trafikist.model.errors import ReplyError, ScenarioError
 
 if TYPE_CHECKING:
-    from trafikist.model.commands import default_command_table
+    from trafikist.model.commands import command_table, install_command_table
     from trafikist.model.scenario import Scenario
     from trafikist.model.server import Connection, Server
-    from trafikist.model.simulation import Simulation, reply_to_json, run_scenario
+    from trafikist.model.simulation import Simulation, new_server, reply_to_json, run_scenario
 
 # The rest loads on first use: a build that only reads the model's choices (the page every
 # choice marker links to) need not import the server and the simulation, about 0.15 s.
 _LAZY = {
-    "default_command_table": "trafikist.model.commands",
+    "command_table": "trafikist.model.commands",
+    "install_command_table": "trafikist.model.commands",
     "Scenario": "trafikist.model.scenario",
     "Connection": "trafikist.model.server",
     "Server": "trafikist.model.server",
     "Simulation": "trafikist.model.simulation",
+    "new_server": "trafikist.model.simulation",
     "reply_to_json": "trafikist.model.simulation",
     "run_scenario": "trafikist.model.simulation",
 }
@@ -48,17 +51,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def new_server() -> Server:
-    """A server with trafikey loaded and EchoMQ's scripts registered, as a run starts with."""
-    from trafikist.model import echomq, trafikey
-    from trafikist.model.server import Server
-
-    server = Server()
-    trafikey.load(server)
-    echomq.load_scripts(server)
-    return server
-
-
 __all__ = [
     "MODEL_CHOICES",
     "Choice",
@@ -69,7 +61,8 @@ __all__ = [
     "Server",
     "Simulation",
     "choices_as_json",
-    "default_command_table",
+    "command_table",
+    "install_command_table",
     "new_server",
     "reply_to_json",
     "run_scenario",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trafikist.model.errors import NOT_INTEGER, ReplyError, syntax_error
-from trafikist.model.server import Block, Command, Connection, Server
+from trafikist.model.protocol import Block, Command
 from trafikist.model.values import (
     INT64_MAX,
     INT64_MIN,
@@ -23,6 +23,9 @@ from trafikist.model.values import (
     parse_float,
     parse_int,
 )
+
+if TYPE_CHECKING:
+    from trafikist.model.server import Connection, Server
 
 
 class Status(bytes):

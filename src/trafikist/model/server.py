@@ -10,54 +10,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from trafikist.model import builtins, streams
 from trafikist.model.errors import WRONGTYPE, ReplyError
+from trafikist.model.protocol import BLOCKED, Block, Command, Handler, ScriptFunction
 from trafikist.model.values import as_bytes
 
-Handler = Callable[["Server", "Connection", list[bytes]], Any]
-ScriptFunction = Callable[["Server", list[bytes], list[bytes]], Any]
+__all__ = ["BLOCKED", "Block", "Command", "Connection", "Handler", "Server", "command_from_row"]
 
 # Commands a RESP2 connection may send while it is subscribed (Valkey's own list).
 SUBSCRIBED_CONTEXT = frozenset(
     {b"subscribe", b"ssubscribe", b"unsubscribe", b"sunsubscribe", b"psubscribe"}
     | {b"punsubscribe", b"ping", b"quit", b"reset"}
 )
-
-
-@dataclass
-class Command:
-    name: str
-    arity: int
-    flags: frozenset[str]
-    acl: frozenset[str]
-    handler: Handler | None = None
-    subcommands: dict[bytes, Command] = field(default_factory=dict)
-    source: str = "valkey"
-
-    @property
-    def full_name(self) -> str:
-        return self.name
-
-
-class Block:
-    """What a blocking command returns when it has to wait: the keys, the timeout, the retry."""
-
-    __slots__ = ("keys", "retry", "timeout_ms")
-
-    def __init__(self, keys: list[bytes], timeout_ms: int, retry: Callable[[], Any]):
-        self.keys = keys
-        self.timeout_ms = timeout_ms  # 0 waits for ever
-        self.retry = retry  # returns the reply, or None while there is still nothing to serve
-
-
-class _Blocked:
-    def __repr__(self) -> str:
-        return "BLOCKED"
-
-
-BLOCKED = _Blocked()
 
 
 class Connection:
@@ -82,7 +48,6 @@ class Connection:
         self.deadline_ms: int | None = None
         # Called with the reply when a blocked command is served (the simulation sets it).
         self.on_wake: Callable[[Any], None] | None = None
-        self.closed = False
         self._allowed: dict[str, bool] = {}
 
     def execute(self, *argv: Any) -> Any:
@@ -100,7 +65,6 @@ class Connection:
         self.server.unblock(self)
         for channel in list(self.subscriptions):
             self.server.unsubscribe(self, channel)
-        self.closed = True
 
 
 def _acl_allows(rules: tuple[str, ...], command: Command) -> bool:
@@ -134,8 +98,6 @@ class Server:
         self.channels: dict[bytes, list[Connection]] = {}
         self.dirty: set[bytes] = set()  # keys written since the last look (for trace states)
         self.console = Connection(self, "console")
-        from trafikist.model import builtins, streams
-
         builtins.register(self)
         streams.register(self)
 

@@ -62,6 +62,14 @@ class _Process:
         self.step: dict[str, Any] | None = None  # the step of a command still blocked
 
 
+def new_server(start_ms: int = EPOCH_MS) -> Server:
+    """A server with trafikey loaded and EchoMQ's scripts registered, as a run starts with."""
+    server = Server(start_ms=start_ms)
+    trafikey.load(server)
+    echomq.load_scripts(server)
+    return server
+
+
 class Simulation:
     """One run of a scenario. `run()` returns the trace; `server` is left for the console."""
 
@@ -74,9 +82,7 @@ class Simulation:
         if not isinstance(scenario, Scenario):
             scenario = Scenario.from_dict(scenario, source=source)
         self.scenario = apply_overrides(scenario, overrides) if overrides else scenario
-        self.server = Server(start_ms=EPOCH_MS)
-        trafikey.load(self.server)
-        echomq.load_scripts(self.server)
+        self.server = new_server(start_ms=EPOCH_MS)
         self.keys = QueueKeys(self.scenario.queue)
         self.world = World(
             jobs={job.id: job for job in self.scenario.jobs},

@@ -8,11 +8,11 @@ model: Valkey removes only whole nodes of up to 100 entries (a documented differ
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trafikist.model.builtins import OK, Status
 from trafikist.model.errors import INVALID_STREAM_ID, ReplyError, syntax_error
-from trafikist.model.server import Block, Command, Connection, Server
+from trafikist.model.protocol import Block, Command
 from trafikist.model.values import (
     INT64_MAX,
     UINT64_MAX,
@@ -21,6 +21,9 @@ from trafikist.model.values import (
     format_id,
     parse_int,
 )
+
+if TYPE_CHECKING:
+    from trafikist.model.server import Connection, Server
 
 StreamId = tuple[int, int]
 MAX_ID: StreamId = (UINT64_MAX, UINT64_MAX)

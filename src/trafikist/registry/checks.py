@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.base.errors import Problem
 from trafikist.course.structure import Course, Page
-from trafikist.errors import Problem
 from trafikist.registry import rust, syntax
 from trafikist.registry.claims import (
     FORMS,

@@ -22,7 +22,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
-from trafikist.errors import display_path
+from trafikist.base.errors import display_path
 from trafikist.registry import hostapi
 from trafikist.registry.manifest import Manifest
 from trafikist.registry.model import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words

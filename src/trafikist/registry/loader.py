@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from trafikist.errors import CourseError, Problem
+from trafikist.base.errors import CourseError, Problem
 from trafikist.registry import hostapi, rust
 from trafikist.registry.model import Registry, Row
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trafikist.errors import display_path
+from trafikist.base.errors import display_path
 
 # The fields of a row, in the order trafikey writes them. `key` (the macro's row key, e.g.
 # `emq_promote`) and `handler` (the function the row routes to) come before `Row { … }`.

@@ -29,9 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trafikist.base.errors import Problem
 from trafikist.course.sources import SourceComment, source_comments, yaml_source_quotes
 from trafikist.course.structure import Page
-from trafikist.errors import Problem
 from trafikist.registry import syntax
 from trafikist.registry.seed import Seed, normalize
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 
 SEED_FILE = "seed.txt"
 _SPACES = re.compile(r"\s+")

@@ -53,7 +53,7 @@ class DutyWidget:
     lock: bytes = b""
     runs: dict[str, BakedRun] = field(default_factory=dict)  # "module id/duty id" -> run
 
-    def prepare(self, pages: list[Page], registry: Registry | None = None) -> DutyWidget:
+    def prepare(self, pages: list[Page], registry: Registry) -> DutyWidget:
         """Check the runtime, build the wheel and the lock, bake every duty with a scenario.
         `registry` gives the EMQ verbs' rows the wheel carries for the page's model.
         Raises CourseError with the fix (for instance: run scripts/setup)."""
@@ -66,8 +66,7 @@ class DutyWidget:
                     self.runs[f"{page.id}/{duty.id}"] = run
         if self.runs:  # no scenario anywhere: the static form needs no runtime
             self.runtime = find_pyodide_runtime(self.node_modules)
-            table = export_command_table(registry) if registry is not None else None
-            self.wheel = build_model_wheel(PACKAGE_DIR, table)
+            self.wheel = build_model_wheel(PACKAGE_DIR, export_command_table(registry))
             self.lock = lock_with_wheel(self.runtime.lock_file, self.wheel)
             if self.memory_snapshot and not self.pyodide_url:
                 self.snapshot = MemorySnapshot.start(self.runtime, self.wheel)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trafikist.base.errors import CourseError
 from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.structure import Duty
-from trafikist.errors import CourseError
 from trafikist.model import ScenarioError
 from trafikist.model_view.controls import controls_of
 from trafikist.model_view.live import canonical_json, result_of

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 
 RUNTIME_FILES = (
     "pyodide.mjs",  # the loader, imported by the widget's module worker

@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trafikist.base.errors import CourseError
 from trafikist.cache import cache_folder, prune, read_entry
-from trafikist.errors import CourseError
 from trafikist.widget.runtime import PyodideRuntime
 from trafikist.widget.wheel import BuiltWheel
 

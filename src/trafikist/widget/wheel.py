@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trafikist.errors import CourseError
+from trafikist.base.errors import CourseError
 
 DISTRIBUTION = (
     "trafikist-model"  # the package name in the lock file: loadPackage("trafikist-model")
@@ -67,7 +67,7 @@ def wheel_sources(package_dir: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def build_model_wheel(package_dir: Path, command_table: dict[str, Any] | None = None) -> BuiltWheel:
+def build_model_wheel(package_dir: Path, command_table: dict[str, Any]) -> BuiltWheel:
     """The wheel of `trafikist` (model and drawing code only), as bytes.
 
     `command_table` is the registry's rows of the EMQ verbs (`export_command_table`): the wheel
@@ -82,9 +82,8 @@ def build_model_wheel(package_dir: Path, command_table: dict[str, Any] | None = 
     entries: list[tuple[str, bytes]] = [
         (arcname, source.read_bytes()) for arcname, source in wheel_sources(package_dir)
     ]
-    if command_table is not None:
-        table = json.dumps(command_table, sort_keys=True, indent=1) + "\n"
-        entries.append((f"trafikist/model/{COMMAND_TABLE_FILE}", table.encode()))
+    table = json.dumps(command_table, sort_keys=True, indent=1) + "\n"
+    entries.append((f"trafikist/model/{COMMAND_TABLE_FILE}", table.encode()))
     entries.append(
         (
             f"{dist_info}/METADATA",

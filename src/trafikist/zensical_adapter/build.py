@@ -27,13 +27,13 @@ from typing import Any
 
 import yaml
 
+from trafikist.base.errors import CourseError, Problem
 from trafikist.build.files import write_site_files
 from trafikist.build.finish import FinishedPages, built_pages, finish_site
 from trafikist.build.options import BuildOptions
 from trafikist.build.session import CourseBuild
 from trafikist.build.staging import SiteStaging
 from trafikist.course.structure import Page
-from trafikist.errors import CourseError, Problem
 
 # Zensical's link validation is a Python scanner of every page's Markdown, about 1 s of a
 # 96-page build (docs/performance.md); the finished site's links are checked instead.

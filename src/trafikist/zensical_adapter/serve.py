@@ -17,9 +17,9 @@ import sys
 import threading
 from typing import Any
 
+from trafikist.base.errors import CourseError
 from trafikist.build.cache import files_signature
 from trafikist.build.preview import PreviewServer, watch
-from trafikist.errors import CourseError
 from trafikist.zensical_adapter.build import Project, ZensicalBuild
 
 

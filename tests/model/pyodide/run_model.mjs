@@ -1,5 +1,6 @@
 // Runs the model under real Pyodide (Node): copies src/trafikist/model into Pyodide's file system,
-// runs each scenario given as JSON on stdin, and prints the traces as one JSON list.
+// installs the command table and runs each scenario given as JSON on stdin ({table, scenarios}),
+// and prints the traces as one JSON list.
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
@@ -24,8 +25,10 @@ copy(path.join(root, "src/trafikist/model"), `${site}/model`);
 pyodide.globals.set("scenarios_json", fs.readFileSync(0, "utf8"));
 const out = pyodide.runPython(`
 import json, sys
-from trafikist.model import run_scenario
+from trafikist.model import install_command_table, run_scenario
+given = json.loads(scenarios_json)
+install_command_table(given["table"])
 json.dumps({"version": sys.version.split()[0],
-            "traces": [json.dumps(run_scenario(s), sort_keys=True) for s in json.loads(scenarios_json)]})
+            "traces": [json.dumps(run_scenario(s), sort_keys=True) for s in given["scenarios"]]})
 `);
 process.stdout.write(out);

@@ -23,7 +23,7 @@ class Problem:
     strict_only: bool = False
 
     def location(self) -> str:
-        file = _display_path(self.file)
+        file = display_path(self.file)
         return f"{file}:{self.line}" if self.line else file
 
     def __str__(self) -> str:
@@ -44,10 +44,6 @@ class CourseError(Exception):
 
 def display_path(file: Path | str) -> str:
     """A path as an author reads it: relative to the working folder when it lies inside it."""
-    return _display_path(file)
-
-
-def _display_path(file: Path | str) -> str:
     path = Path(file)
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
