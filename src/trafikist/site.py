@@ -11,26 +11,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.course.expectations import check_page_runs
-from trafikist.course.links import check_link_targets
+from trafikist.checks.expectations import check_page_runs
+from trafikist.checks.links import check_link_targets
+from trafikist.checks.manifest import Manifest, entries, load_manifest, resolve_manifest_path
+from trafikist.checks.page import check_page
+from trafikist.checks.seed import Seed, load_seed, resolve_seed_path
 from trafikist.course.loader import check_links, load_course
+from trafikist.course.markdown.registry_inline import RegistryInlineExtension
+from trafikist.course.reference import reference_pages
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Kind, Page
-from trafikist.markdown.registry_inline import RegistryInlineExtension
 from trafikist.model.commands import install_command_table
-from trafikist.registry import (
-    Manifest,
-    Registry,
-    check_page,
-    export_command_table,
-    load_manifest,
-    load_registry,
-    reference_pages,
-    resolve_manifest_path,
-    resolve_registry_path,
-)
-from trafikist.registry.manifest import entries
-from trafikist.registry.seed import Seed, load_seed, resolve_seed_path
+from trafikist.registry import Registry, export_command_table, load_registry, resolve_registry_path
 
 
 @dataclass
@@ -43,11 +35,11 @@ class Site:
     def markdown_extension_configs(self) -> dict[str, dict[str, object]]:
         """Extensions that need the registry, by name, with their options (for an engine that
         reads them from its configuration file): claims render as their sentence, verbs link."""
-        return {"trafikist.markdown.registry_inline": {"verbs": sorted(self.registry.rows)}}
+        return {"trafikist.course.markdown.registry_inline": {"verbs": sorted(self.registry.rows)}}
 
     def markdown_extensions(self) -> list[object]:
         """The same extensions, as instances."""
-        options = self.markdown_extension_configs()["trafikist.markdown.registry_inline"]
+        options = self.markdown_extension_configs()["trafikist.course.markdown.registry_inline"]
         return [RegistryInlineExtension(**options)]
 
     def pages(self) -> list[Page]:

@@ -161,7 +161,7 @@ def test_course_loader_gives_a_course_or_a_course_error(data: st.DataObject) -> 
 @given(text=markdown_text)
 def test_markdown_extensions_never_crash(text: str) -> None:
     md = markdown.Markdown(
-        extensions=[*MARKDOWN_EXTENSIONS, "trafikist.markdown.registry_inline"],
+        extensions=[*MARKDOWN_EXTENSIONS, "trafikist.course.markdown.registry_inline"],
     )
     md.convert(text)
 

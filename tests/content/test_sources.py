@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from support import ROOT, SEED
+from trafikist.checks.provenance import Sentence, page_sentences
+from trafikist.checks.seed import load_seed, normalize
 from trafikist.course.loader import load_course
-from trafikist.registry.provenance import Sentence, page_sentences
-from trafikist.registry.seed import load_seed, normalize
 
 PUBLISHED = SEED
 COPY = ROOT / "registry" / "seed.txt"

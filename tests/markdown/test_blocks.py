@@ -15,8 +15,8 @@ EXTENSIONS = [
     "toc",
     "pymdownx.superfences",
     "pymdownx.highlight",
-    "trafikist.markdown.blocks",
-    "trafikist.markdown.sections",
+    "trafikist.course.markdown.blocks",
+    "trafikist.course.markdown.sections",
 ]
 
 
@@ -119,7 +119,7 @@ def test_sections_wrap_each_level_2_heading() -> None:
     [
         "trafikist.course.render",
         "trafikist.site",
-        "trafikist.markdown.blocks",
+        "trafikist.course.markdown.blocks",
         "trafikist.offline",
         "trafikist.build.session",
         "trafikist.build.finish",

@@ -6,8 +6,10 @@ import shutil
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.checks.manifest import load_manifest
+from trafikist.checks.page import check_course
 from trafikist.course.loader import load_course
-from trafikist.registry import check_course, load_manifest, load_registry
+from trafikist.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"

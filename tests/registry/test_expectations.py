@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import ROOT
-from trafikist.course.expectations import (
+from trafikist.checks.expectations import (
     ExpectationSyntaxError,
     Verdict,
     evaluate,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from support import ROOT
+from trafikist.checks.provenance import check_provenance
+from trafikist.checks.seed import load_seed
 from trafikist.course.structure import Kind, Page, Status
-from trafikist.registry.provenance import check_provenance
-from trafikist.registry.seed import load_seed
 
 SEED = load_seed(ROOT / "registry" / "seed.txt")
 VERBS = {"EMQ.PROMOTE", "EMQ.STALLED.CHECK", "EMQ.APPEND", "EMQ.PUBLISH", "EMQ.FAILURES.INCR"}

@@ -502,9 +502,10 @@ def test_module_04_seed_claims_fail_on_a_blocking_flag(tmp_path: Path) -> None:
 
 
 def test_the_claims_in_the_author_guide_hold(tmp_path: Path) -> None:
-    from trafikist.registry import load_manifest, load_registry
-    from trafikist.registry.claims import evaluate, split_expressions
-    from trafikist.registry.syntax import find_claims
+    from trafikist.checks.claims import evaluate, split_expressions
+    from trafikist.checks.manifest import load_manifest
+    from trafikist.course.syntax import find_claims
+    from trafikist.registry import load_registry
 
     guide = (ROOT / "docs" / "registry.md").read_text(encoding="utf-8")
     # The guide's gate and call claims are for a trafikey checkout, where the list is trafikey's.

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import markdown
 
-from trafikist.markdown.registry_inline import RegistryInlineExtension
+from trafikist.course.markdown.registry_inline import RegistryInlineExtension
 
 VERBS = ["EMQ.PROMOTE", "EMQ.STALLED.CHECK"]
 
 
 def render(text: str, **config: object) -> str:
-    extensions = [RegistryInlineExtension(**config), "trafikist.markdown.blocks"]
+    extensions = [RegistryInlineExtension(**config), "trafikist.course.markdown.blocks"]
     return markdown.Markdown(extensions=extensions).convert(text)
 
 

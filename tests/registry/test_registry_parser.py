@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from registry.registry_helpers import SEED_ROWS, SNAPSHOT
 from support import SEED
 from trafikist.base.errors import CourseError
+from trafikist.checks.manifest import load_manifest
 from trafikist.registry import (
     ENV_VAR,
     export_command_table,
-    load_manifest,
     load_registry,
     resolve_registry_path,
     rust,

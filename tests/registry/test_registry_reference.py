@@ -8,8 +8,9 @@ import pytest
 
 from registry.registry_helpers import FIXTURE_COURSE, SNAPSHOT
 from trafikist.course.loader import load_course
+from trafikist.course.reference import reference_pages
 from trafikist.course.structure import Kind, Status
-from trafikist.registry import load_registry, reference_pages
+from trafikist.registry import load_registry
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from trafikist.base.errors import Problem
 from trafikist.build.cache import caches_enabled, digest
 from trafikist.build.session import CourseBuild
 from trafikist.build.theme import finish_page, injected_style_hashes
-from trafikist.course.links import ENGINE_LINK_FIXES, LINK_TARGET
+from trafikist.checks.links import ENGINE_LINK_FIXES, LINK_TARGET
 from trafikist.course.structure import Page
 
 HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')

@@ -56,8 +56,8 @@ MARKDOWN_EXTENSIONS = (
     "toc",
     "pymdownx.highlight",
     "pymdownx.superfences",
-    "trafikist.markdown.blocks",
-    "trafikist.markdown.sections",
+    "trafikist.course.markdown.blocks",
+    "trafikist.course.markdown.sections",
 )
 
 # Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).

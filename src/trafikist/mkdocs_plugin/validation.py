@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from trafikist.base.errors import Problem
-from trafikist.course.links import ENGINE_LINK_FIXES, line_of_link
+from trafikist.checks.links import ENGINE_LINK_FIXES, line_of_link
 
 MESSAGE = re.compile(
     r"^Doc file '(?P<uri>[^']+)' contains (?:a link|an unrecognized relative link|an absolute "

@@ -1,16 +1,14 @@
-"""trafikey's command registry: the snapshot (or a real checkout), the library manifest, and the
-build-time checks of every excerpt, verb, claim and library name against them.
-
-Nothing here imports MkDocs; the plugin calls these functions.
+"""trafikey's command registry, as the build reads it: the snapshot in `registry/` (or a real
+trafikey checkout), parsed with tree-sitter (`rust`) into rows (`model`), with the host API calls
+the crate makes (`hostapi`). Reading only: what the course says about the registry is checked by
+trafikist.checks.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from trafikist.registry.checks import check_course, check_page
 from trafikist.registry.loader import ENV_VAR, load_registry, resolve_registry_path
-from trafikist.registry.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.registry.model import (
     FieldValue,
     Registry,
@@ -18,24 +16,16 @@ from trafikist.registry.model import (
     command_page_id,
     command_slug,
 )
-from trafikist.registry.reference import reference_book, reference_pages
 
 __all__ = [
     "ENV_VAR",
     "FieldValue",
-    "Manifest",
     "Registry",
     "Row",
-    "check_course",
-    "check_page",
     "command_page_id",
     "command_slug",
     "export_command_table",
-    "load_manifest",
     "load_registry",
-    "reference_book",
-    "reference_pages",
-    "resolve_manifest_path",
     "resolve_registry_path",
 ]
 

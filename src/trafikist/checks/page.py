@@ -17,20 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import Problem
-from trafikist.course.structure import Course, Page
-from trafikist.registry import rust, syntax
-from trafikist.registry.claims import (
+from trafikist.checks.claims import (
     FORMS,
     ClaimSyntaxError,
     absent_globs,
     evaluate,
     split_expressions,
 )
-from trafikist.registry.manifest import Manifest
+from trafikist.checks.manifest import Manifest
+from trafikist.checks.provenance import check_provenance
+from trafikist.checks.seed import Seed
+from trafikist.course import syntax
+from trafikist.course.structure import Course, Page
+from trafikist.course.syntax import Excerpt, Fence
+from trafikist.registry import rust
 from trafikist.registry.model import Registry, Row
-from trafikist.registry.provenance import check_provenance
-from trafikist.registry.seed import Seed
-from trafikist.registry.syntax import Excerpt, Fence
 
 MANIFEST_FIX = "registry/library.yml"
 
@@ -59,7 +60,7 @@ def check_page(
     page: Page, registry: Registry, manifest: Manifest, seed: Seed | None = None
 ) -> list[Problem]:
     """The four checks, and with the seed the provenance of every sentence
-    (trafikist.registry.provenance)."""
+    (trafikist.checks.provenance)."""
     assert page.source is not None
     scanned = syntax.scan(page.body)
     problems = list(_check_fences(page.source, scanned.fences, page.body_line, registry))

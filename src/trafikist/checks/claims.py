@@ -23,11 +23,11 @@ import re
 from dataclasses import dataclass
 
 from trafikist.base.errors import display_path
+from trafikist.checks.manifest import Manifest
+from trafikist.checks.quantity import parse_quantity
+from trafikist.course.syntax import split_predicates
 from trafikist.registry import hostapi
-from trafikist.registry.manifest import Manifest
 from trafikist.registry.model import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
-from trafikist.registry.quantity import parse_quantity
-from trafikist.registry.syntax import split_predicates
 
 ROW_CLAIM = re.compile(
     r"^(?P<selector>[A-Z*?][A-Z0-9_.*?]*?)\.(?P<field>[a-z]+)"

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.checks.seed import Seed, normalize
+from trafikist.course import syntax
 from trafikist.course.sources import SourceComment, source_comments, yaml_source_quotes
 from trafikist.course.structure import Page
-from trafikist.registry import syntax
-from trafikist.registry.seed import Seed, normalize
 
 # Names that make a sentence one about trafikey or EchoMQ.
 GENERAL_NAMES = re.compile(

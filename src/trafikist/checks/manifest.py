@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, Problem, display_path
+from trafikist.checks.quantity import Quantity, parse_quantity
 from trafikist.course.sources import load_yaml, read_text
-from trafikist.registry.quantity import Quantity, parse_quantity
 
 MANIFEST_FILE = "library.yml"
 SECTIONS = ("modules", "functions", "scripts", "wires", "defaults")

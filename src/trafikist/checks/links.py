@@ -75,7 +75,7 @@ def _no_anchor(
 
 def _links(course: Course) -> Iterator[tuple[Page, Path, int | None, str]]:
     """(page, file, line, target) for every link an author wrote, code excepted."""
-    from trafikist.registry.syntax import scan
+    from trafikist.course.syntax import scan
 
     for page in course.pages.values():
         if page.source is None:

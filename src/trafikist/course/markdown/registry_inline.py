@@ -2,10 +2,10 @@
 
 - A claim `[sentence]{claim: EMQ.PROMOTE.arity = 6}` renders as the sentence alone, wrapped as
   `<span class="tk-claim" data-claim="EMQ.PROMOTE.arity = 6">sentence</span>`; the build checks
-  the claim (trafikist.registry.claims).
+  the claim (trafikist.checks.claims).
 - An expectation `[sentence]{expect: j1 in schedule at 2.9}` renders the same way, as
   `<span class="tk-expect" data-expect="…">`; the build runs it on the model
-  (trafikist.course.expectations).
+  (trafikist.checks.expectations).
 - A choice `[a batch of 2]{choice: scenario}` renders its text followed by the marker the
   duty widget's list of the model's own choices uses, a link to that choice on the page of the
   model's own choices: the reader sees which values the model chose.
@@ -28,10 +28,10 @@ from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
+from trafikist.course.syntax import VERB, claim_at
 from trafikist.registry.model import command_slug
-from trafikist.registry.syntax import VERB, claim_at
 
-# The page that lists the model's own choices (trafikist.registry.reference), and the marker.
+# The page that lists the model's own choices (trafikist.course.reference), and the marker.
 CHOICES_PAGE_ID = "model-choices"
 CHOICE_ANCHOR = "choice-{id}"
 CHOICE_MARK = "model's choice"

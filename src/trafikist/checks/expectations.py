@@ -43,7 +43,7 @@ from trafikist.base.errors import Problem
 from trafikist.course.structure import Duty, Page
 
 if TYPE_CHECKING:
-    from trafikist.registry.provenance import Sentence
+    from trafikist.checks.provenance import Sentence
 
 PLACES = ("schedule", "pending", "active", "dead", "done")
 EVENTS = (
@@ -471,9 +471,9 @@ def check_page_runs(page: Page) -> list[Problem]:
     marks = ("{expect:", "{choice:", WORKED_EXAMPLE_BLOCK)
     if not page.duties and not any(mark in page.body for mark in marks):
         return []  # nothing on the page runs or marks the model
+    from trafikist.checks.provenance import COURSE_NUMBERS, page_sentences
+    from trafikist.course import syntax
     from trafikist.course.examples import example_path, missing_scenario
-    from trafikist.registry import syntax
-    from trafikist.registry.provenance import COURSE_NUMBERS, page_sentences
 
     problems: list[Problem] = []
     example = example_path(page) if WORKED_EXAMPLE_BLOCK in page.body else None
@@ -565,7 +565,7 @@ def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
 def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[Problem]:
     from trafikist.base.errors import display_path
     from trafikist.course.runs import scenario_trace
-    from trafikist.registry.syntax import plain, split_predicates
+    from trafikist.course.syntax import plain, split_predicates
 
     reader = plain(sentence.markdown)
     if scenario is None:

@@ -11,8 +11,9 @@ import html
 import textwrap
 from typing import Any
 
+from trafikist.course import syntax
 from trafikist.course.structure import Book, Course, Kind, Page, Status
-from trafikist.registry import rust, syntax
+from trafikist.registry import rust
 from trafikist.registry.model import Registry, Row, command_page_id, command_slug
 
 REFERENCE_BOOK_ID = "reference"
@@ -75,7 +76,7 @@ def reference_pages(course: Course, registry: Registry, with_choices: bool = Fal
 def choices_page(book: Book, registry: Registry) -> Page:
     """Every value the model chose where the course gives none, each with the marker and the
     anchor (`#choice-ID`) that the pages' choice markers link to."""
-    from trafikist.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK
+    from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK
     from trafikist.model.choices import MODEL_CHOICES
 
     items = "\n".join(
