@@ -93,8 +93,8 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     import yaml
 
     sys.path.insert(0, str(ROOT / "src"))
-    from trafikist.build.session import docs_nav
-    from trafikist.site import load_site
+    from trafikist.core.session import docs_nav
+    from trafikist.core.site import load_site
 
     site = load_site(course_project / "modules")
     docs = folder / "docs"

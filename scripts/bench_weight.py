@@ -13,7 +13,7 @@ Without --site the course is built into a temporary folder first. The plain side
 built in the same run: every page as plain Markdown, the same theme settings, the search plugin.
 Both are served from 127.0.0.1 and loaded in Debian's Chromium with an empty cache (service
 workers blocked). It also prints what the site's service worker precaches after a first visit's
-load event (the offline copy, trafikist.offline), which is not part of the page's weight.
+load event (the offline copy, trafikist.core.offline), which is not part of the page's weight.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from gates.gatelib import (  # noqa: E402
     measure_weight,
 )
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build  # noqa: E402
-from trafikist.offline import precache_entries  # noqa: E402
+from trafikist.core.offline import precache_entries  # noqa: E402
 
 LIMIT = 1.15
 
@@ -89,7 +89,7 @@ def main() -> int:
 
 def offline_copy(site: Path) -> tuple[int, int, int]:
     """What the site's service worker precaches on a first visit: files, bytes raw and gzipped
-    (trafikist.offline). The Run's big files are not in it."""
+    (trafikist.core.offline). The Run's big files are not in it."""
     entries = precache_entries(site)
     packed = sum(
         len(gzip.compress((site / entry.url).read_bytes(), compresslevel=GZIP_LEVEL))

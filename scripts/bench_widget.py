@@ -12,7 +12,7 @@ Chromium, headless:
   "rehearse" in widgets/duty/worker.mjs);
 - back to back: the same with no pause, each click as soon as the last result is drawn;
 - cold, plain boot: the same as cold for a reader whose browser asks to save data, to whom the
-  widget does not send the memory snapshot (trafikist.widget.snapshot): Pyodide starts the
+  widget does not send the memory snapshot (trafikist.core.widget.snapshot): Pyodide starts the
   plain way, from its lock file, so this row is the widget without the snapshot;
 - baseline: Pyodide's own cold `loadPyodide()` in a plain page of the same server, from the same
   npm package, with a fresh context each time (the figure the widget cannot go below).

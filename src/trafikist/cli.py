@@ -227,7 +227,7 @@ def _check(args: argparse.Namespace) -> int:
 def _check_course(
     modules_dir: Path, registry: str | None, strict: bool = True, warn: list[str] | None = None
 ):  # -> Site
-    from trafikist.site import load_site
+    from trafikist.core.site import load_site
 
     return load_site(
         modules_dir,

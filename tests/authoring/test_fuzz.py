@@ -186,7 +186,7 @@ def test_renderer_takes_any_body(body: str) -> None:
 def test_registry_checks_take_any_body(body: str) -> None:
     """Excerpts, claims and verbs in any body: checked, or refused with one clear message."""
     from support import ROOT
-    from trafikist.site import load_site
+    from trafikist.core.site import load_site
 
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "modules"

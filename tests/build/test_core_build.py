@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.build.checks import PARALLEL, ChecksInChild
-from trafikist.build.finish import BuiltPage, dead_links
-from trafikist.build.options import DEFAULTS, BuildOptions
-from trafikist.build.staging import SiteStaging
+from trafikist.core.options import DEFAULTS, BuildOptions
+from trafikist.core.staging import SiteStaging
 from trafikist.zensical_adapter.build import read_project
+from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
+from trafikist.zensical_adapter.finish import BuiltPage, dead_links
 
 
 def test_a_staged_site_replaces_the_last_only_on_commit(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The preview server both engines' previews rely on (trafikist.build.preview): a build
+"""The preview server both engines' previews rely on (trafikist.core.preview): a build
 switched in at once, its reload client, and a failure shown on every page."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from trafikist.build.cache import files_signature
-from trafikist.build.preview import ERROR_TITLE, RELOAD_SCRIPT, PreviewServer, watch
+from trafikist.core.cache import files_signature
+from trafikist.core.preview import ERROR_TITLE, RELOAD_SCRIPT
+from trafikist.zensical_adapter.preview import PreviewServer, watch
 
 
 def get(url: str) -> tuple[int, str]:

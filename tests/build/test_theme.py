@@ -1,5 +1,5 @@
 """The policy and the theme's fixes that every page gets, whichever engine wrote it
-(trafikist.build.theme), on the markup mkdocs-material and Zensical each write."""
+(trafikist.core.theme), on the markup mkdocs-material and Zensical each write."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hashlib
 from pathlib import Path
 
 from gates.gatelib import parse_csp
-from trafikist.build.theme import finish_page, injected_style_hashes
+from trafikist.core.theme import finish_page, injected_style_hashes
 
 HEAD = '<html><head>\n<meta charset="utf-8">\n<link rel="stylesheet" href="a.css"></head>'
 MATERIAL = (

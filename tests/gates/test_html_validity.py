@@ -1,6 +1,6 @@
 """Gate: every built page is valid HTML for the Nu HTML checker (npm vnu-jar, system Java), in
 one call for all pages, under each engine. The theme's own markup is fixed in every page by
-trafikist.build.theme; what no small fix can reach is a known exception, matched by exact
+trafikist.core.theme; what no small fix can reach is a known exception, matched by exact
 message and markup."""
 
 from __future__ import annotations

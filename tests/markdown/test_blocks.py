@@ -118,12 +118,12 @@ def test_sections_wrap_each_level_2_heading() -> None:
     "package",
     [
         "trafikist.course.render",
-        "trafikist.site",
+        "trafikist.core.site",
         "trafikist.course.markdown.blocks",
-        "trafikist.offline",
-        "trafikist.build.session",
-        "trafikist.build.finish",
-        "trafikist.build.preview",
+        "trafikist.core.offline",
+        "trafikist.core.session",
+        "trafikist.zensical_adapter.finish",
+        "trafikist.core.preview",
     ],
 )
 def test_the_core_imports_no_engine(package: str) -> None:

@@ -1,4 +1,4 @@
-"""Reading offline, in Debian's Chromium with the site's service worker (trafikist.offline): a
+"""Reading offline, in Debian's Chromium with the site's service worker (trafikist.core.offline): a
 first visit and one Run, then the network off; a rebuild with a changed model; a reader who
 never presses Run, and one who saves data."""
 

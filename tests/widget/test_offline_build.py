@@ -1,6 +1,6 @@
-"""The offline worker's build side (trafikist.offline): what it precaches and what it leaves to a
-Run, the build's content hash in the caches' names, Workbox's code made once and reused, and the
-messages when Node or Workbox is missing."""
+"""The offline worker's build side (trafikist.core.offline): what it precaches and what it
+leaves to a Run, the build's content hash in the caches' names, Workbox's code made once and
+reused, and the messages when Node or Workbox is missing."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from gates.gatelib import link_tree, site_pages
 from support import ROOT, SEARCH_INDEX
 from trafikist.base.errors import CourseError
-from trafikist.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
+from trafikist.core.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
 
 NODE_MODULES = ROOT / "node_modules"
 RUN_FILE = re.compile(r"/pyodide/|\.snapshot$|\.whl$|/model/pyodide-lock\.json$")
@@ -117,7 +117,7 @@ def test_without_node_the_message_says_so(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))  # no worker made yet
-    monkeypatch.setattr("trafikist.offline.shutil.which", lambda name: None)
+    monkeypatch.setattr("trafikist.core.offline.shutil.which", lambda name: None)
     with pytest.raises(CourseError) as caught:
         write_offline_worker(site, node_modules=NODE_MODULES)
     assert "Node.js is needed" in str(caught.value)

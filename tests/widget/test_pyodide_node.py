@@ -21,10 +21,10 @@ import pytest
 import yaml
 
 from support import ROOT
+from trafikist.core.widget.wheel import build_model_wheel
 from trafikist.model import Simulation
 from trafikist.model_view.live import canonical_json, result_of
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
-from trafikist.widget.wheel import build_model_wheel
 
 RUNNER = Path(__file__).with_name("pyodide_node.mjs")
 SCENARIOS = sorted((ROOT / "modules/04-blocking-timers-and-the-bus/scenarios").glob("*.yml"))

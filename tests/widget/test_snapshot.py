@@ -1,4 +1,4 @@
-"""The duty widget's memory snapshot (trafikist.widget.snapshot): made once per input, cached,
+"""The duty widget's memory snapshot (trafikist.core.widget.snapshot): made once per input, cached,
 restored with the model imported, and a clear error when it cannot be made.
 
 The cache and Node tests use a stand-in `node` (a shell script on PATH) where the question is the
@@ -28,10 +28,10 @@ from support import (
     soup,
 )
 from trafikist.base.errors import CourseError
+from trafikist.core.widget.runtime import RUNTIME_FILES, PyodideRuntime
+from trafikist.core.widget.snapshot import CACHE_KEEP, MemorySnapshot
+from trafikist.core.widget.wheel import BuiltWheel
 from trafikist.model_view.live import canonical_json
-from trafikist.widget.runtime import RUNTIME_FILES, PyodideRuntime
-from trafikist.widget.snapshot import CACHE_KEEP, MemorySnapshot
-from trafikist.widget.wheel import BuiltWheel
 
 ASSETS = "assets/trafikist"
 RUNNER = Path(__file__).with_name("pyodide_node.mjs")

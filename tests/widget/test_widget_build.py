@@ -17,15 +17,15 @@ import yaml
 
 from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
 from trafikist.base.errors import CourseError
-from trafikist.minify import minify_css, minify_js
+from trafikist.core.minify import minify_css, minify_js
+from trafikist.core.widget.lock import lock_with_wheel
+from trafikist.core.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
+from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
 from trafikist.model import run_scenario
 from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, render_timeline_svg, render_trace_html
 from trafikist.model_view.live import canonical_json, console, last_trace, rehearse, run
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
-from trafikist.widget.lock import lock_with_wheel
-from trafikist.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
-from trafikist.widget.wheel import BuiltWheel, build_model_wheel
 
 PACKAGE = ROOT / "src" / "trafikist"
 MODULE = ROOT / "modules" / "04-blocking-timers-and-the-bus"
@@ -200,8 +200,8 @@ def test_a_rehearsal_leaves_the_readers_run_and_its_server_alone() -> None:
 SECOND_BUILD = """
 import sys
 from pathlib import Path
-from trafikist.widget.lock import lock_with_wheel
-from trafikist.widget.wheel import BuiltWheel
+from trafikist.core.widget.lock import lock_with_wheel
+from trafikist.core.widget.wheel import BuiltWheel
 lock, wheel, cache = map(Path, sys.argv[1:])
 sys.stdout.buffer.write(lock_with_wheel(lock, BuiltWheel(wheel.name, wheel.read_bytes()), cache))
 print("pyodide_lock" in sys.modules, file=sys.stderr)

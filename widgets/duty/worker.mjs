@@ -20,7 +20,7 @@
 // A reader whose browser asks to save data gets this worker as `worker.mjs?save-data`: it then
 // imports Pyodide as `pyodide.mjs?save-data`, so every request of the Run names one of those two
 // URLs as its referrer, and the site's service worker keeps none of its files
-// (trafikist.offline).
+// (trafikist.core.offline).
 
 let booting = null; // the promise of the Python module, made on the first message
 let requests = 0; // messages received; a rehearsal stops when a new one comes
@@ -143,7 +143,7 @@ async function boot(urls) {
 }
 
 // Pyodide restored from the memory the build saved after importing the model
-// (trafikist.widget.snapshot): no CPython start-up, no imports. `_loadSnapshot` is an
+// (trafikist.core.widget.snapshot): no CPython start-up, no imports. `_loadSnapshot` is an
 // underscore option of the pinned Pyodide, hence the fallback above.
 async function bootFromSnapshot(loadPyodide, urls) {
   const wheel = fetchBytes(urls.wheel);

@@ -7,7 +7,7 @@
   var workers = navigator.serviceWorker;
   if (!workers) return;
   // The previews of both engines load their reload client from this file: a preview keeps no
-  // worker (trafikist.build.preview).
+  // worker (trafikist.core.preview).
   if (document.querySelector('script[src$="__trafikist/reload.js"]')) {
     workers.getRegistrations().then(function (found) {
       found.forEach(function (registration) { registration.unregister(); });

@@ -18,7 +18,7 @@ Every page still goes through every plugin event (search indexes it, its file is
 a cached rebuild writes the same site as a full one. The caches live in the plugin object,
 which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does not use them.
 The course's Markdown, which comes before all this, is kept by the core
-(trafikist.build.cache), as under any engine.
+(trafikist.core.cache), as under any engine.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
-from trafikist.build.cache import MemoryBytecodeCache, caches_enabled, digest, put
+from trafikist.core.cache import MemoryBytecodeCache, caches_enabled, digest, put
 
 CACHED_TEMPLATE = "trafikist/cached-output.html"
 CACHED_VARIABLE = "trafikist_cached_output"

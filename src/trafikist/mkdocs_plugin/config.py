@@ -1,12 +1,12 @@
 """The plugin's typed options (mkdocs.yml: plugins: - trafikist: …). What each means, and its
-default, is in trafikist.build.options, which the Zensical adapter reads too."""
+default, is in trafikist.core.options, which the Zensical adapter reads too."""
 
 from __future__ import annotations
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
-from trafikist.build.options import DEFAULTS
+from trafikist.core.options import DEFAULTS
 
 
 class TrafikistConfig(Config):

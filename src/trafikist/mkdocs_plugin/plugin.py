@@ -1,4 +1,4 @@
-"""MkDocs adapter: MkDocs' events mapped onto the core's build (trafikist.build.CourseBuild),
+"""MkDocs adapter: MkDocs' events mapped onto the core's build (trafikist.core.CourseBuild),
 and nothing else that is not about MkDocs.
 
 - on_config: load and check the course (bad input ends the build with one clear message);
@@ -6,7 +6,7 @@ and nothing else that is not about MkDocs.
   site in place.
 - on_files: add one generated page per course page, and the site's own files.
 - on_page_content: resolve `id:` links and add status badges.
-- on_post_page: the policy and the theme's fixes (trafikist.build.theme).
+- on_post_page: the policy and the theme's fixes (trafikist.core.theme).
 - on_post_build: what comes after the pages (the widget's snapshot, the offline worker), then
   the swap.
 - on_serve: watch the course sources, the widgets, the registry and the model.
@@ -34,12 +34,12 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from trafikist.base.errors import CourseError
-from trafikist.build import preview as errors
-from trafikist.build.cache import MarkdownCache
-from trafikist.build.options import BuildOptions
-from trafikist.build.session import CourseBuild, docs_nav
-from trafikist.build.staging import SiteStaging
-from trafikist.build.theme import finish_page
+from trafikist.core import preview as errors
+from trafikist.core.cache import MarkdownCache
+from trafikist.core.options import BuildOptions
+from trafikist.core.session import CourseBuild, docs_nav
+from trafikist.core.staging import SiteStaging
+from trafikist.core.theme import finish_page
 from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
 from trafikist.mkdocs_plugin.config import TrafikistConfig

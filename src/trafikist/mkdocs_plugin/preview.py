@@ -1,5 +1,5 @@
 """The authors' preview under `mkdocs serve`: how a failed build shows (the error pages
-themselves are the core's, trafikist.build.preview).
+themselves are the core's, trafikist.core.preview).
 
 - A course error (bad YAML, a missing field, an unknown id …) is caught by the plugin at
   on_config: the build goes on with one error page per route of the last good build, themed
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from trafikist.build.preview import error_page, with_reload
+from trafikist.core.preview import error_page, with_reload
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 

@@ -1,5 +1,5 @@
 """Zensical adapter: a step before a Zensical build and a step after it, over the core's build
-(trafikist.build.CourseBuild). Zensical reads mkdocs.yml and runs Python-Markdown extensions,
+(trafikist.core.CourseBuild). Zensical reads mkdocs.yml and runs Python-Markdown extensions,
 but it ignores MkDocs plugins and offers no hook of its own (docs/architecture.md has the
 evidence), so the plugin's work is done around the build:
 
@@ -28,12 +28,13 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.build.files import write_site_files
-from trafikist.build.finish import FinishedPages, built_pages, finish_site
-from trafikist.build.options import BuildOptions
-from trafikist.build.session import CourseBuild
-from trafikist.build.staging import SiteStaging
+from trafikist.core.files import write_site_files
+from trafikist.core.options import BuildOptions
+from trafikist.core.session import CourseBuild
+from trafikist.core.staging import SiteStaging
 from trafikist.course.structure import Page
+from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
+from trafikist.zensical_adapter.finish import FinishedPages, built_pages, finish_site
 
 # Zensical's link validation is a Python scanner of every page's Markdown, about 1 s of a
 # 96-page build (docs/performance.md); the finished site's links are checked instead.
@@ -125,8 +126,12 @@ class ZensicalBuild:
             preview=preview,
             strict=self.strict,
             warn=self.warnings.append,
-            checks_in_parallel=not preview,
         )
+        # A one-shot build checks the course on the second core while Zensical builds on the
+        # first (trafikist.zensical_adapter.checks); a preview keeps its checks' memo in this
+        # process instead.
+        self.parallel = PARALLEL and not preview
+        self.checks: ChecksInChild | None = None
         self.finished = FinishedPages()  # a preview's, across rebuilds
         # Zensical builds a folder's docs/ into its site/, both inside the folder of its
         # configuration. A build's goes beside the site folder, so the built site moves by a
@@ -145,15 +150,33 @@ class ZensicalBuild:
                 site_dir = staging.adopt(self._zensical(clean))
                 self.warnings += self._finish(site_dir)
             except BaseException as failure:
-                self.course.checked(failure)  # the checks' problems come first
+                self._verdict(failure)  # the checks' problems come first
                 raise
-            self.course.checked()
+            self._verdict()
             staging.commit()
             return list(self.warnings)
         except BaseException:
             self.course.cancel()
+            self._cancel_checks()
             staging.discard()
             raise
+
+    def _verdict(self, failure: BaseException | None = None) -> None:
+        """The verdict of the checks running in the child: raises CourseError with their
+        problems, which come before `failure` (what stopped the build meanwhile), as a build
+        that checks first would have stopped on them."""
+        if self.checks is None:
+            return
+        checks, self.checks = self.checks, None
+        if failure is not None and not isinstance(failure, CourseError):
+            checks.cancel()
+            return
+        self.warnings.extend(checks.verdict())
+
+    def _cancel_checks(self) -> None:
+        if self.checks is not None:
+            self.checks.cancel()
+            self.checks = None
 
     def close(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
@@ -162,7 +185,15 @@ class ZensicalBuild:
 
     def _zensical(self, clean: bool) -> Path:
         """Write the work folder and run Zensical on it; returns the folder it built."""
-        site = self.course.load()
+        if self.parallel:
+            self.checks = ChecksInChild.start(self.course.check)
+            try:
+                site = self.course.load(checks=False)
+            except BaseException:
+                self._cancel_checks()  # the child would stop at the same place
+                raise
+        else:
+            site = self.course.load()
         docs = self.work / "docs"
         files = self._docs(site.pages())
         _sync(docs, files)

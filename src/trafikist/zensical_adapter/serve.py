@@ -1,5 +1,5 @@
 """The preview under Zensical: the same build as `trafikist build --engine zensical`, run again
-on every save, served by the core's preview server (trafikist.build.preview).
+on every save, served by the core's preview server (trafikist.core.preview).
 
 Why not `zensical serve`: its live-reload client is an inline script, which the site's
 Content-Security-Policy blocks, and it rebuilds without the step after the build that finishes
@@ -18,9 +18,9 @@ import threading
 from typing import Any
 
 from trafikist.base.errors import CourseError
-from trafikist.build.cache import files_signature
-from trafikist.build.preview import PreviewServer, watch
+from trafikist.core.cache import files_signature
 from trafikist.zensical_adapter.build import Project, ZensicalBuild
+from trafikist.zensical_adapter.preview import PreviewServer, watch
 
 
 def serve(project: Project, address: tuple[str, int]) -> int:

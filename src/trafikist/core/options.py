@@ -31,7 +31,7 @@ class BuildOptions:
     node_modules: str = "node_modules"
     pyodide_url: str = ""
     # Restore Pyodide from a memory snapshot with the model imported: the first Run draws about
-    # three times sooner. Made with Node at build time and cached (trafikist.widget.snapshot);
+    # three times sooner. Made with Node at build time and cached (trafikist.core.widget.snapshot);
     # only with the site's own Pyodide (not with pyodide_url).
     memory_snapshot: bool = True
     # Seconds a live run may take in the page before the page stops it and says so.

@@ -7,7 +7,7 @@ can instead restore a saved WebAssembly memory in which all that is done (`loadP
 
 The snapshot is made in Node by `snapshot.mjs`, from the same npm package the site serves, and
 depends only on Pyodide's runtime files, the model's wheel and that script. So it is cached by a
-hash of those in the build's cache (trafikist.cache), shared by every build, checkout and
+hash of those in the build's cache (trafikist.core.diskcache), shared by every build, checkout and
 test on the machine. Without a cached one, Node runs in the background (about 4 s) while MkDocs
 renders the pages, and the build waits for it only at the end.
 
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
-from trafikist.cache import cache_folder, prune, read_entry
-from trafikist.widget.runtime import PyodideRuntime
-from trafikist.widget.wheel import BuiltWheel
+from trafikist.core.diskcache import cache_folder, prune, read_entry
+from trafikist.core.widget.runtime import PyodideRuntime
+from trafikist.core.widget.wheel import BuiltWheel
 
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
 CACHE_KEEP = 4  # snapshots kept in the cache; the least recently used go first

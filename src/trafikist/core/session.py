@@ -22,18 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trafikist import offline
 from trafikist.base.errors import CourseError, Problem
-from trafikist.build import assets
-from trafikist.build.cache import MarkdownCache, files_signature
-from trafikist.build.checks import PARALLEL, ChecksInChild
-from trafikist.build.files import SiteFile, write_site_files
-from trafikist.build.options import BuildOptions
+from trafikist.core import assets, offline
+from trafikist.core.cache import MarkdownCache, files_signature
+from trafikist.core.files import SiteFile, write_site_files
+from trafikist.core.options import BuildOptions
+from trafikist.core.site import Site, load_site
 from trafikist.course.structure import Page
-from trafikist.site import Site, load_site
 
 if TYPE_CHECKING:
-    from trafikist.widget import DutyWidget
+    from trafikist.core.widget import DutyWidget
 
 
 @dataclass
@@ -48,10 +46,6 @@ class CourseBuild:
     # error when `strict`, and otherwise goes to `warn`.
     strict: bool = True
     warn: Callable[[Problem], None] | None = None
-    # Check the course on the second core while the engine builds (a one-shot build whose
-    # adapter calls `checked()` before the swap; trafikist.build.checks).
-    checks_in_parallel: bool = False
-    checks: ChecksInChild | None = None
     site: Site | None = None
     widget: DutyWidget | None = None
     markdown: MarkdownCache = field(default_factory=MarkdownCache)
@@ -59,18 +53,15 @@ class CourseBuild:
     def path(self, value: str) -> Path:
         return (Path(self.base_dir) / value).resolve()
 
-    def load(self) -> Site:
-        """Load and check the course, and prepare the duty widget; raises CourseError."""
+    def load(self, checks: bool = True) -> Site:
+        """Load and check the course, and prepare the duty widget; raises CourseError.
+
+        `checks=False` loads the same site without checking its pages, for an adapter that
+        runs the checks elsewhere meanwhile (`check`) and fails on their problems before its
+        site is swapped in (the Zensical adapter runs them on the second core).
+        """
         self.cancel()  # a snapshot the last build never waited for
-        if self.checks_in_parallel and PARALLEL and not self.preview:
-            self.checks = ChecksInChild.start(self._checked_in_child)
-            try:
-                self.site = self._load_site(checks=False)
-            except BaseException:
-                self.cancel()  # the child would stop at the same place
-                raise
-        else:
-            self.site = self._load_site(checks=True, warn=self.warn)
+        self.site = self._load_site(checks=checks, warn=self.warn)
         self.widget = self._prepare_duty_widget(self.site)
         if self.preview:
             self.site.renderer.templates.bytecode_cache = self.markdown.bytecode
@@ -91,24 +82,12 @@ class CourseBuild:
             checks=checks,
         )
 
-    def _checked_in_child(self) -> list[Problem]:
+    def check(self) -> list[Problem]:
+        """Every check of the course, as `load` runs them: returns the warnings (what fails a
+        strict build only), raises CourseError with the problems."""
         warnings: list[Problem] = []
         self._load_site(checks=True, warn=warnings.append)
         return warnings
-
-    def checked(self, failure: BaseException | None = None) -> None:
-        """The verdict of checks running in parallel: raises CourseError with their problems,
-        which come before `failure` (what stopped the build meanwhile), as a build that checks
-        first would have stopped on them."""
-        if self.checks is None:
-            return
-        checks, self.checks = self.checks, None
-        if failure is not None and not isinstance(failure, CourseError):
-            checks.cancel()
-            return
-        for warning in checks.verdict():
-            if self.warn is not None:
-                self.warn(warning)
 
     def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
         """Bake each duty's default run, build the model's wheel, find Pyodide's runtime."""
@@ -117,7 +96,7 @@ class CourseBuild:
             return None
         # Imported here: the widget brings the model, about 0.1 s a build that has no duties
         # need not pay.
-        from trafikist.widget import DutyWidget
+        from trafikist.core.widget import DutyWidget
 
         widget = DutyWidget(
             modules_dir=self.path(self.options.modules_dir),
@@ -146,7 +125,7 @@ class CourseBuild:
 
     def module_scripts(self) -> list[str]:
         """Scripts every page loads as modules (deferred): the offline worker's registration
-        (trafikist.offline), and the live duty widget's."""
+        (trafikist.core.offline), and the live duty widget's."""
         scripts = [f"{self.options.assets_path}/{offline.REGISTER_SCRIPT}"]
         if self.widget is not None and self.widget.live:
             scripts.append(f"{self.options.assets_path}/duty/duty.js")
@@ -192,7 +171,7 @@ class CourseBuild:
         """What is written after the pages, before the site is swapped in. Raises CourseError.
 
         - the duty widget's memory snapshot, which Node made while the pages rendered;
-        - then the offline worker (trafikist.offline), which lists and hashes every file of
+        - then the offline worker (trafikist.core.offline), which lists and hashes every file of
           the finished site; under a preview, a worker that keeps nothing.
         """
         if self.widget is not None:
@@ -205,12 +184,9 @@ class CourseBuild:
         )
 
     def cancel(self) -> None:
-        """The build failed or is being replaced: stop making the snapshot, and the checks."""
+        """The build failed or is being replaced: stop making the snapshot."""
         if self.widget is not None:
             self.widget.cancel()
-        if self.checks is not None:
-            self.checks.cancel()
-            self.checks = None
 
     # -- the preview ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 `DutyWidget.prepare` does everything the build needs once: it finds Pyodide's runtime in
 node_modules (unless the site loads Pyodide from `pyodide_url`), builds the model's wheel, writes
 the lock file that names it, bakes each duty's default scenario, and starts the memory snapshot
-(trafikist.widget.snapshot), which Node may still be making while the pages render. The adapter
+(trafikist.core.widget.snapshot), which Node may still be making while the pages render. The adapter
 then asks for the duties block of a page (`render_block`), for the files to add to the site
 (`site_files`), and, once the pages are written, for the snapshot (`late_site_files`).
 """
@@ -16,18 +16,19 @@ from pathlib import Path
 
 import markupsafe
 
-from trafikist.build.files import SiteFile
+import trafikist
+from trafikist.core.files import SiteFile
+from trafikist.core.widget.bake import BakedRun, bake_duty
+from trafikist.core.widget.lock import lock_with_wheel
+from trafikist.core.widget.runtime import PyodideRuntime, find_pyodide_runtime
+from trafikist.core.widget.snapshot import MemorySnapshot
+from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
 from trafikist.model import MODEL_CHOICES
 from trafikist.registry import Registry, export_command_table
-from trafikist.widget.bake import BakedRun, bake_duty
-from trafikist.widget.lock import lock_with_wheel
-from trafikist.widget.runtime import PyodideRuntime, find_pyodide_runtime
-from trafikist.widget.snapshot import MemorySnapshot
-from trafikist.widget.wheel import BuiltWheel, build_model_wheel
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]  # src/trafikist
+PACKAGE_DIR = Path(trafikist.__file__).resolve().parent  # src/trafikist: the wheel takes its model
 # Where each part goes in the site, under the plugin's assets path (assets/trafikist):
 PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
 MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON

@@ -1,6 +1,6 @@
 """The site as the core sees it: course, registry checks and renderer, with no engine in it.
 
-An engine adapter (MkDocs or Zensical, through trafikist.build) asks this module for the pages
+An engine adapter (MkDocs or Zensical, through trafikist.core) asks this module for the pages
 to write, their Markdown, the navigation tree and the HTML finishing step.
 """
 
@@ -92,7 +92,7 @@ def load_site(
 
     `checks=False` loads the same site without checking its pages (registry, sources, runs, link
     targets): for a build that runs those checks at the same time elsewhere
-    (trafikist.build.checks) and fails on their problems before its site is swapped in.
+    (trafikist.zensical_adapter.checks) and fails on their problems before its site is swapped in.
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))

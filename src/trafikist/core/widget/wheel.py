@@ -101,7 +101,7 @@ def build_model_wheel(package_dir: Path, command_table: dict[str, Any]) -> Built
             f"{dist_info}/WHEEL",
             (
                 b"Wheel-Version: 1.0\n"
-                b"Generator: trafikist.widget.wheel\n"
+                b"Generator: trafikist.core.widget.wheel\n"
                 b"Root-Is-Purelib: true\n"
                 b"Tag: py3-none-any\n"
             ),

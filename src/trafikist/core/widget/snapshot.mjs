@@ -1,6 +1,6 @@
 // Make the duty widget's memory snapshot: Pyodide booted, the model's wheel unpacked and every
 // module of it imported, the whole WebAssembly memory saved and gzipped. Run by
-// trafikist.widget.snapshot at build time, in Node, from the npm package the site serves:
+// trafikist.core.widget.snapshot at build time, in Node, from the npm package the site serves:
 //
 //   node snapshot.mjs PYODIDE_DIR WHEEL OUT
 //

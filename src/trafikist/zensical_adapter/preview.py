@@ -1,95 +1,25 @@
-"""The authors' preview, whatever the engine: how a failed build shows, and a preview server.
+"""The Zensical adapter's preview server: a built site on 127.0.0.1, with reload.
 
-A failed build must not stop the preview or leave the browser waiting: the author sees the
-message on the page they are previewing, fixes the file, saves, and the page comes back.
-
-`PreviewServer` serves a built site on 127.0.0.1 for an engine whose own server cannot serve
-this site (Zensical's live-reload client is an inline script, which the site's
-Content-Security-Policy blocks). Its reload client is a file of the same origin, which the
-policy allows: every HTML page it serves loads `/__trafikist/reload.js`, which waits on
-`/__trafikist/build` and reloads the page when a new build is in place. (The MkDocs adapter
-gives `mkdocs serve` the same client, for the same reason.) While the last build
-failed, every HTML address (and every unknown one) answers with the error page instead.
+Zensical's own server cannot serve this site: its live-reload client is an inline script, which
+the site's Content-Security-Policy blocks. `PreviewServer` serves each new build from its folder
+and answers the core's reload client (trafikist.core.preview): every HTML page it serves loads
+`/__trafikist/reload.js`, which waits on `/__trafikist/build` and reloads the page when a new
+build is in place. While the last build failed, every HTML address (and every unknown one)
+answers with the error page instead.
 """
 
 from __future__ import annotations
 
 import functools
-import html
-import re
 import threading
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ERROR_TITLE = "The course does not build"
-ERROR_CLASS = "tk-build-error"
-FIX_NOTE = "Fix the file named below and save it: this page reloads by itself."
-RELOAD_SCRIPT = "__trafikist/reload.js"  # under the site's root, in both engines' previews
+from trafikist.core.preview import RELOAD_CLIENT, RELOAD_SCRIPT, error_page, with_reload
+
 BUILD_ENDPOINT = "/__trafikist/build"
 WAIT_SECONDS = 25  # one long poll; the client asks again at once
-# Asks `data-poll` (which answers once a newer build is in place, or after a while) and reloads
-# the page when the answer differs from the build it was served from (`data-build`).
-RELOAD_CLIENT = (
-    "const { poll, build } = document.currentScript.dataset;\n"
-    "async function wait() {\n"
-    "  for (;;) {\n"
-    "    try {\n"
-    '      const answer = await fetch(poll, { cache: "no-store" });\n'
-    "      if ((await answer.text()).trim() !== build) return location.reload();\n"
-    "    } catch {\n"
-    "      await new Promise((resolve) => setTimeout(resolve, 1000));\n"
-    "    }\n"
-    "  }\n"
-    "}\n"
-    "wait();\n"
-)
-
-
-def with_reload(page: str, root: str, poll: str, build: str) -> str:
-    """A page that loads the reload client (a file of the site's origin, which the page's
-    policy allows, where an inline script would be blocked)."""
-    tag = f'<script src="{root}{RELOAD_SCRIPT}" data-poll="{poll}" data-build="{build}"></script>'
-    at = page.rfind("</body>")
-    return page + tag if at < 0 else page[:at] + tag + page[at:]
-
-
-def error_html(message: str) -> str:
-    """The message as a block of HTML: one line per problem, as the terminal prints it."""
-    lines = [line for line in message.splitlines() if line.strip()] or ["(no message)"]
-    items = "\n".join(f"<li><code>{html.escape(line, quote=False)}</code></li>" for line in lines)
-    return (
-        f'<div class="{ERROR_CLASS}" role="alert" '
-        'style="border:2px solid #c62828;border-radius:4px;padding:0.8em 1.2em;margin:1em 0;'
-        'background:#fff5f5;color:#3b0a0a">\n'
-        f'<p style="margin:0 0 .5em"><strong>{ERROR_TITLE}.</strong> {FIX_NOTE}</p>\n'
-        f'<ul style="margin:0;padding-left:1.2em;white-space:pre-wrap">\n{items}\n</ul>\n</div>\n'
-    )
-
-
-def error_markdown(message: str) -> str:
-    """A whole page for the site's theme: front matter, then the message as raw HTML."""
-    return f'---\ntitle: "{ERROR_TITLE}"\n---\n\n# {ERROR_TITLE}\n\n{error_html(message)}'
-
-
-def error_page(message: str) -> str:
-    """A standalone page for when the theme itself cannot run."""
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{ERROR_TITLE}</title>"
-        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>\n'
-        '<body style="font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;'
-        'padding:0 1em">\n'
-        f"<h1>{ERROR_TITLE}</h1>\n{error_html(message)}</body></html>\n"
-    )
-
-
-def insert_after_body(page: str, block: str) -> str:
-    """Put a block at the top of an HTML page (the theme's 404 page, for one)."""
-    match = re.search(r"<body[^>]*>", page)
-    if match is None:
-        return block + page
-    return page[: match.end()] + "\n" + block + page[match.end() :]
 
 
 class PreviewServer:

@@ -18,10 +18,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from trafikist.base.errors import Problem
-from trafikist.build.cache import caches_enabled, digest
-from trafikist.build.session import CourseBuild
-from trafikist.build.theme import finish_page, injected_style_hashes
 from trafikist.checks.links import ENGINE_LINK_FIXES, LINK_TARGET
+from trafikist.core.cache import caches_enabled, digest
+from trafikist.core.session import CourseBuild
+from trafikist.core.theme import finish_page, injected_style_hashes
 from trafikist.course.structure import Page
 
 HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')

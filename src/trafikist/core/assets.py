@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trafikist.build.files import SiteFile
-from trafikist.minify import minify_css, minify_js
+from trafikist.core.files import SiteFile
+from trafikist.core.minify import minify_css, minify_js
 
 # What of widgets/ the site serves (sources such as README files stay out).
 WIDGET_SUFFIXES = {".css", ".js", ".mjs", ".svg", ".woff2", ".json", ".whl"}
 STYLESHEET = "trafikist.css"
 # Files of widgets/ that load with the page, served lighter (module 04's weight budget,
-# trafikist.minify): the duty widget's, and the offline worker's registration.
+# trafikist.core.minify): the duty widget's, and the offline worker's registration.
 PAGE_LOAD_FILES = {
     "duty/duty.js": minify_js,
     "duty/duty.css": minify_css,

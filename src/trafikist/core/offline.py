@@ -38,7 +38,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from trafikist.base.errors import CourseError
-from trafikist.cache import cache_folder, prune, read_entry, write_entry
+from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 
 WORKER_FILE = "sw.js"
 REGISTER_SCRIPT = "offline/register.js"  # widgets/offline/register.js, under the assets path

@@ -1,7 +1,7 @@
 """The course's checks on the second core, while the engine builds on the first.
 
 A cold build spends about 0.4 s checking every page (registry, sources, runs, link targets;
-`trafikist.site.load_site`) before it renders anything, and the engine's Markdown pass is
+`trafikist.core.site.load_site`) before it renders anything, and the engine's Markdown pass is
 Python bound to one core. A one-shot build (not a preview, which keeps its checks across
 rebuilds in this process) can instead fork a child that runs the full `load_site`, go on with
 `load_site(checks=False)` and the engine's build, and take the child's verdict before the site

@@ -1,13 +1,13 @@
 // Make the site's service worker with Workbox's generateSW (npm workbox-build, pinned in
-// package-lock.json). Run by trafikist.offline, once per Workbox version and configuration:
+// package-lock.json). Run by trafikist.core.offline, once per Workbox version and configuration:
 //
 //   node offline.mjs site NODE_MODULES ASSETS_PATH RUN_FILES OUT
 //   node offline.mjs preview NODE_MODULES OUT
 //
 // `site`: the built site's worker. RUN_FILES is the pattern of the Run's big files under
-// ASSETS_PATH (trafikist.offline.RUN_FILES). Workbox writes all the worker's caching: the
+// ASSETS_PATH (trafikist.core.offline.RUN_FILES). Workbox writes all the worker's caching: the
 // precache, its routes and its clean-up, and the runtime route of the Run's big files. What
-// changes from one build to the next is left as two placeholders, which trafikist.offline fills
+// changes from one build to the next is left as two placeholders, which trafikist.core.offline fills
 // in for each build (so a build does not spend a second in Workbox's bundler): the precache
 // list, and the build's content hash in the caches' names.
 // `preview`: the worker `mkdocs serve` serves, which sends every request to the network and
@@ -21,7 +21,7 @@ import { join } from "node:path";
 
 const [kind, nodeModules, ...rest] = process.argv.slice(2);
 const [assetsPath, runFiles, out] = kind === "site" ? rest : ["", "", rest[0]];
-// The tokens trafikist.offline replaces; each must appear exactly once in the worker.
+// The tokens trafikist.core.offline replaces; each must appear exactly once in the worker.
 const MANIFEST_TOKEN = "__TRAFIKIST_PRECACHE_MANIFEST__";
 const BUILD_TOKEN = "__trafikist_build__";
 const PLACEHOLDER_URL = "__trafikist_precache__";
@@ -41,7 +41,7 @@ const isRunFile = new Function(
     !(self.navigator.connection && self.navigator.connection.saveData);`,
 );
 
-// Workbox's JSON of the placeholder entry, minified, as the one token trafikist.offline fills in.
+// Workbox's JSON of the placeholder entry, minified, as the one token trafikist.core.offline fills in.
 function withToken(code) {
   const placeholder = new RegExp(
     `\\[\\s*\\{\\s*"?url"?\\s*:\\s*"${PLACEHOLDER_URL}"\\s*,\\s*"?revision"?\\s*:\\s*null\\s*\\}\\s*\\]`,
