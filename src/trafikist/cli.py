@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from trafikist.base.errors import CourseError, display_path
+from trafikist.checks.links import check_id_links
+from trafikist.course.loader import load_course
 from trafikist.course.structure import Status
 from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
 from trafikist.model.console import execute_line
@@ -178,7 +180,16 @@ def _modules_dir_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _refuse_a_broken_course(modules_dir: Path) -> None:
+    """A new page goes only into a course that loads and whose links resolve: it never hides
+    an old error."""
+    problems = check_id_links(load_course(modules_dir))
+    if problems:
+        raise CourseError(problems)
+
+
 def _new_module(args: argparse.Namespace) -> int:
+    _refuse_a_broken_course(args.modules_dir)
     from trafikist.course.scaffold import new_module
 
     created = new_module(
@@ -192,6 +203,7 @@ def _new_module(args: argparse.Namespace) -> int:
 
 
 def _new_dive(args: argparse.Namespace) -> int:
+    _refuse_a_broken_course(args.modules_dir)
     from trafikist.course.scaffold import new_dive
 
     created = new_dive(

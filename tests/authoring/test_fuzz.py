@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trafikist.base.errors import CourseError
-from trafikist.course.loader import check_links, load_course
+from trafikist.checks.links import check_id_links
+from trafikist.course.loader import load_course
 from trafikist.course.render import MARKDOWN_EXTENSIONS, Renderer
 from trafikist.course.sources import load_yaml, read_front_matter
 
@@ -148,7 +149,9 @@ def test_course_loader_gives_a_course_or_a_course_error(data: st.DataObject) -> 
             (root / "01-one" / "duties.yml").write_text(data.draw(yaml_text), encoding="utf-8")
         try:
             course = load_course(root)
-            check_links(course)
+            problems = check_id_links(course)
+            if problems:
+                raise CourseError(problems)
         except CourseError as error:
             assert " Fix: " in str(error)
             return

@@ -11,18 +11,56 @@ The site's guide pages in docs/ are plain Markdown: the engine's validation chec
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from trafikist.base.errors import Problem
-from trafikist.course.loader import strings_in
+from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.render import Renderer, anchors_in
 from trafikist.course.structure import Course, Page
 
 # An inline Markdown link's target: [text](target) or [text](target "title").
 LINK_TARGET = re.compile(r"\]\((?P<target><[^>]*>|[^)\s]*)(?:\s+\"[^\"]*\")?\)")
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)(?!$)", re.IGNORECASE)
+
+
+def check_id_links(course: Course) -> list[Problem]:
+    """Every `id:` link in a page body, its front matter and its duties names a page."""
+    problems: list[Problem] = []
+    for page in course.pages.values():
+        if page.source is None:
+            continue
+        for offset, text in enumerate(page.body.splitlines()):
+            for match in ID_LINK.finditer(text):
+                problems += _unknown_id(course, match["id"], page.source, page.body_line + offset)
+        for key, value in page.meta.items():
+            for text in strings_in(value):
+                for match in ID_LINK.finditer(text):
+                    problems += _unknown_id(course, match["id"], page.source, page.line_of(key))
+        for duty in page.duties:
+            for name in duty.TEXT_FIELDS:
+                for match in ID_LINK.finditer(duty.text(name)):
+                    problems += _unknown_id(course, match["id"], duty.source, duty.line_of(name))
+    return problems
+
+
+def _unknown_id(course: Course, target: str, file: Path, line: int | None) -> list[Problem]:
+    if target in course.pages:
+        return []
+    close = sorted(known for known in course.pages if target and target[:4] in known)[:3]
+    hint = f" Close ids: {', '.join(close)}." if close else ""
+    return [
+        Problem(
+            file,
+            line,
+            f"the link names an unknown id '{target}'.",
+            f"Link to an id that a page in modules/ declares in its front matter.{hint}",
+        )
+    ]
 
 
 def check_link_targets(course: Course, renderer: Renderer) -> list[Problem]:
@@ -39,7 +77,7 @@ def check_link_targets(course: Course, renderer: Renderer) -> list[Problem]:
             target_id, _, fragment = target[3:].partition("#")
             other = course.pages.get(target_id)
             if other is None or not fragment:
-                continue  # an unknown id is the loader's message (check_links)
+                continue  # an unknown id is check_id_links's message
             if fragment not in anchors_of(other):
                 problems.append(_no_anchor(file, line, target, fragment, other, anchors_of(other)))
         elif target.startswith("#"):
@@ -116,3 +154,83 @@ def line_of_link(path: Path, target: str) -> int | None:
         if any(needle in line for needle in needles):
             return number
     return None
+
+
+# -- the links of a built site (for an engine that validates none itself) ----------------------
+
+HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')
+ID = re.compile(r' id="(?P<id>[^"]+)"')  # a literal start: the search skips ahead
+
+
+@dataclass(frozen=True)
+class BuiltContent:
+    """One page of a built site: its HTML file (relative to the site), the Markdown file its
+    author edits, and its content (the page's <article>)."""
+
+    file: Path
+    source: Path
+    html: str
+
+
+def dead_links_in(site_dir: Path, contents: list[BuiltContent]) -> list[Problem]:
+    """Links in built pages' content that lead nowhere in the site, or to an anchor the target
+    page lacks, each against its source's line, in the words MkDocs' validation uses."""
+    root = os.path.normpath(site_dir)
+    sources = {os.path.join(root, str(built.file)): built.source for built in contents}
+    exists: dict[str, bool] = {}
+    anchors: dict[str, set[str]] = {}
+    problems = []
+    for built in contents:
+        content = built.html
+        page = os.path.join(root, str(built.file))
+        for match in HREF.finditer(content):
+            href = match["href"]
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("//", "mailto:")):
+                continue
+            target = page
+            if parts.path:
+                base = root if parts.path.startswith("/") else os.path.dirname(page)
+                target = os.path.normpath(os.path.join(base, unquote(parts.path).lstrip("/")))
+                if parts.path.endswith("/") or os.path.isdir(target):
+                    target = os.path.join(target, "index.html")
+            if target not in exists:
+                exists[target] = os.path.isfile(target)
+            if not exists[target]:
+                why = "the target is not found among documentation files"
+                problems.append(_dead(built, href, why, "not found"))
+            elif parts.fragment and target.endswith(".html"):
+                if target not in anchors:
+                    with open(target, encoding="utf-8") as file:
+                        anchors[target] = set(ID.findall(file.read()))
+                if unquote(parts.fragment) not in anchors[target]:
+                    doc = sources.get(target)
+                    name = f"the doc '{doc.name}'" if doc is not None else "the page"
+                    why = f"{name} does not contain an anchor '#{parts.fragment}'"
+                    problems.append(_dead(built, href, why, "anchor"))
+    return problems
+
+
+def _dead(built: BuiltContent, href: str, why: str, kind: str) -> Problem:
+    """A dead link in the words MkDocs' validation uses (trafikist.mkdocs_plugin.validation),
+    against its source's line and as the author wrote it: the engine rewrote `x.md` as `x/`,
+    so the written link is the one whose last name is the same."""
+    name = _last_name(href)
+    line, written = None, href
+    if built.source.is_file():
+        for number, text in enumerate(built.source.read_text(encoding="utf-8").splitlines(), 1):
+            match = next((m for m in LINK_TARGET.finditer(text)
+                          if _last_name(m["target"]) == name), None)  # fmt: skip
+            if match is not None:
+                line, written = number, match["target"].strip("<>")
+                break
+    return Problem(
+        built.source, line, f"the link '{written}' does not resolve: {why}.",
+        ENGINE_LINK_FIXES[kind],
+    )  # fmt: skip
+
+
+def _last_name(link: str) -> str:
+    """`../guide/#x`, `guide.md#x` and `guide/index.md` all name `guide`."""
+    path = link.split("#")[0].rstrip("/").removesuffix(".md").removesuffix("/index")
+    return path.rsplit("/", 1)[-1] or link

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.checks.memo import CHECKS
 from trafikist.checks.seed import Seed, normalize
 from trafikist.course import syntax
 from trafikist.course.sources import SourceComment, source_comments, yaml_source_quotes
@@ -252,15 +253,9 @@ def _child_line(lines: list[str], parent: int, key: str) -> int:
     return parent
 
 
-_FILE_LINES: dict[tuple[str, int], list[str]] = {}
-
-
 def _file_lines(path: Path) -> list[str]:
-    key = (str(path), path.stat().st_mtime_ns)
-    lines = _FILE_LINES.get(key)
-    if lines is None:
-        lines = _FILE_LINES[key] = path.read_text(encoding="utf-8").splitlines()
-    return lines
+    key = ("lines", str(path), path.stat().st_mtime_ns)
+    return CHECKS.get_or_make(key, lambda: path.read_text(encoding="utf-8").splitlines())
 
 
 # -- checking one sentence --------------------------------------------------------------------
@@ -271,21 +266,18 @@ NAME_HINT = re.compile(
     r"trafikey|EchoMQ|Elixir|[Tt]he (?:module|library|reaper|lane claim)|wake list|\bbeats?\b"
     r"|EMQ\.|@[a-z_]|wire:|\.[a-z_]\w*[!?]?/\d"
 )
-# A sentence's verdict, by its text and what it cites: prose repeats (a course's own phrasing,
-# a preview's rebuild), and the verdict reads nothing else.
-_VERDICTS: dict[tuple[object, ...], list[tuple[str, str]]] = {}
 
 
 def _check(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
     if NAME_HINT.search(sentence.markdown) is None:
         return
-    key = (sentence.markdown, tuple(sentence.quotes), sentence.statement, seed.file, len(verbs))
-    found = _VERDICTS.get(key)
-    if found is None:
-        found = [(problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs)]
-        if len(_VERDICTS) > 20000:
-            _VERDICTS.clear()
-        _VERDICTS[key] = found
+    # A sentence's verdict reads its text and what it cites, nothing else; prose repeats (a
+    # course's own phrasing, a preview's rebuild).
+    key = ("sentence", sentence.markdown, tuple(sentence.quotes), sentence.statement, seed.file,
+           len(verbs))  # fmt: skip
+    found = CHECKS.get_or_make(
+        key, lambda: [(problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs)]
+    )
     for what, fix in found:
         yield Problem(sentence.file, sentence.line, what, fix, strict_only=True)
 

@@ -115,7 +115,7 @@ class CourseBuild:
     def nav(self, docs_dir: Path) -> list[dict[str, object]]:
         """The course's navigation, then the hand-written pages of docs/ by file name."""
         assert self.site is not None
-        return self.site.nav(self.directory_urls) + docs_nav(docs_dir)
+        return self.site.nav() + docs_nav(docs_dir)
 
     def stylesheets(self) -> list[str]:
         widgets = self.path(self.options.widgets_dir)
@@ -160,7 +160,7 @@ class CourseBuild:
         """The author's file behind a page of the site: a course source, or a page of docs/."""
         if self.site is not None:
             for page in self.site.pages():
-                if page.src_uri(self.directory_urls) == src_uri:
+                if page.src_uri() == src_uri:
                     return page.source
         docs = Path(docs_dir) / src_uri
         return docs if docs.is_file() else None

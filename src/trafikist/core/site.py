@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.checks.expectations import check_page_runs
-from trafikist.checks.links import check_link_targets
-from trafikist.checks.manifest import Manifest, entries, load_manifest, resolve_manifest_path
-from trafikist.checks.page import check_page
-from trafikist.checks.seed import Seed, load_seed, resolve_seed_path
-from trafikist.course.loader import check_links, load_course
+from trafikist.checks import check_site
+from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
+from trafikist.checks.seed import load_seed, resolve_seed_path
+from trafikist.course.loader import load_course
 from trafikist.course.markdown.registry_inline import RegistryInlineExtension
 from trafikist.course.reference import reference_pages
 from trafikist.course.render import Renderer
@@ -46,9 +44,9 @@ class Site:
         """Every page to write, home first, then course order."""
         return list(self.course.pages.values())
 
-    def nav(self, directory_urls: bool = True) -> list[dict[str, object]]:
+    def nav(self) -> list[dict[str, object]]:
         """The navigation tree, derived from the course; titles keep the course's labels."""
-        tree: list[dict[str, object]] = [{"Home": self.course.home.src_uri(directory_urls)}]
+        tree: list[dict[str, object]] = [{"Home": self.course.home.src_uri()}]
         for book in self.course.books:
             entries: list[object] = []
             for page in book.pages:
@@ -56,7 +54,7 @@ class Site:
                     entries.append(
                         {
                             f"{page.number_label} · {page.title}": [
-                                page.src_uri(directory_urls),
+                                page.src_uri(),
                                 *(
                                     {f"{dive.number_label} · {dive.title}": dive.src_uri()}
                                     for dive in page.dives
@@ -90,9 +88,9 @@ def load_site(
     A problem that fails strict builds only (an unsourced sentence, an unchecked fact) is an
     error when `strict`, and otherwise goes to `warn`.
 
-    `checks=False` loads the same site without checking its pages (registry, sources, runs, link
-    targets): for a build that runs those checks at the same time elsewhere
-    (trafikist.zensical_adapter.checks) and fails on their problems before its site is swapped in.
+    `checks=False` loads the same site without checking it (trafikist.checks.check_site): for a
+    build that runs the checks at the same time elsewhere (the Zensical adapter) and fails on
+    their problems before its site is swapped in.
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
@@ -114,14 +112,8 @@ def load_site(
         course.books.append(pages[0].book)
         for page in pages:
             course.pages[page.id] = page
-    check_links(course)
     renderer = Renderer(course, directory_urls=directory_urls)
-    problems: list[Problem] = []
-    if checks:
-        fingerprint = _fingerprint(registry_path, manifest_path, seed_path)
-        problems += _manifest_against_seed(manifest, seed)
-        problems += _check_pages(course, loaded_registry, manifest, seed, fingerprint)
-        problems += check_link_targets(course, renderer)
+    problems = check_site(course, renderer, loaded_registry, manifest, seed) if checks else []
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)
@@ -139,86 +131,3 @@ def _uses_the_model(course: Course) -> bool:
         page.duties or "/// worked-example" in page.body or "{choice:" in page.body
         for page in course.pages.values()
     )
-
-
-def _manifest_against_seed(manifest: Manifest, seed: Seed) -> list[Problem]:
-    """Every entry of the library manifest quotes a sentence the seed really has."""
-    return [
-        Problem(
-            manifest.file,
-            entry.line,
-            f"the seed sentence of '{entry.name}' is not in the seed ({seed.file.name}).",
-            "Quote the seed word for word; a name no seed sentence gives does not belong here.",
-        )
-        for entry in entries(manifest)
-        if not seed.contains(entry.seed)
-    ]
-
-
-# Registry checks of each page during this process's life, by what the checks read: the page's
-# text and the registry's files. A `mkdocs serve` rebuild after one module's edit re-checks
-# that module only.
-_CHECKED: dict[tuple[str, ...], list[Problem]] = {}
-
-
-def _check_pages(
-    course: Course, registry: Registry, manifest: Manifest, seed: Seed, fingerprint: str
-) -> list[Problem]:
-    """The same problems as `check_course`, and the page's runs (its expectations), each
-    page's taken from the memo when nothing it reads changed."""
-    problems: list[Problem] = []
-    for page in course.pages.values():
-        if page.source is None:
-            continue
-        key = (
-            fingerprint,
-            str(page.source),
-            str(page.body_line),
-            page.body,
-            repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
-            repr(page.duties),
-            _runs_signature(page),
-        )
-        found = _CHECKED.get(key)
-        if found is None:
-            found = check_page(page, registry, manifest, seed) + check_page_runs(page)
-            if len(_CHECKED) > 4096:
-                _CHECKED.clear()
-            _CHECKED[key] = found
-        problems.extend(found)
-    unique: dict[tuple[str, int | None, str], Problem] = {}
-    for problem in problems:  # as check_course does: each problem once, in order
-        unique.setdefault((str(problem.file), problem.line, problem.what), problem)
-    return list(unique.values())
-
-
-def _runs_signature(page: Page) -> str:
-    """What a page's expectations read besides its text: its scenarios and the model's code."""
-    if not page.duties and "{expect:" not in page.body:
-        return ""
-    from trafikist.course.examples import example_path
-    from trafikist.course.runs import model_signature
-
-    assert page.source is not None
-    files = [page.source.parent / "scenarios", example_path(page)]
-    parts = [model_signature()]
-    for folder in files:
-        if folder is None or not folder.exists():
-            continue
-        for path in sorted(folder.glob("*.yml")) if folder.is_dir() else [folder]:
-            stat = path.stat()
-            parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)
-
-
-def _fingerprint(registry_path: Path, manifest_path: Path, seed_path: Path) -> str:
-    """Names, sizes and modification times of the registry's files, the manifest and the seed:
-    any edit there changes it."""
-    files = [manifest_path, seed_path]
-    if registry_path.is_dir():
-        files += sorted(path for path in registry_path.rglob("*") if path.is_file())
-    parts = []
-    for path in files:
-        stat = path.stat()
-        parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)

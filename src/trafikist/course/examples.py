@@ -11,7 +11,10 @@ import html
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
+from trafikist.course.runs import scenario_trace
 from trafikist.course.structure import Page
+from trafikist.model import MODEL_CHOICES
+from trafikist.model_view.draw import render_result_html
 
 EXAMPLE_SUFFIX = ".example.yml"
 
@@ -24,11 +27,6 @@ def example_path(page: Page) -> Path | None:
 
 def render_worked_example(page: Page) -> str:
     """The run of the page's example scenario, as HTML; CourseError when it cannot run."""
-    # Imported here: only pages with a worked example need the model and its drawing.
-    from trafikist.course.runs import scenario_trace
-    from trafikist.model import MODEL_CHOICES
-    from trafikist.model_view.draw import render_result_html
-
     path = example_path(page)
     if path is None or not path.is_file():
         raise CourseError(missing_scenario(page))

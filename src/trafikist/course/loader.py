@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import CourseError, display_path
+from trafikist.base.memo import BoundedCache
 from trafikist.course.sources import (
     line_of_path,
     load_yaml,
@@ -27,6 +28,7 @@ from trafikist.course.sources import (
     yaml_source_quotes,
 )
 from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
+from trafikist.model import Scenario, ScenarioError
 
 COURSE_FILE = "course.yml"
 MODULE_FILE = "module.md"
@@ -43,7 +45,8 @@ ID_LINK = re.compile(r"\]\(id:(?P<id>[^)#\s]*)(?:#[^)\s]*)?\)")
 def load_course(root: Path) -> Course:
     """Read every source under `root` and return the course, or raise CourseError.
 
-    Links are checked separately (`check_links`), once generated pages have joined the course.
+    Links are checked with the rest of the course (trafikist.checks), once generated pages have
+    joined it.
     """
     root = Path(root)
     course_file = root / COURSE_FILE
@@ -360,18 +363,16 @@ def _check_processes(
 
 # Scenario files checked during this process's life: (path, content) -> the checked scenario.
 # A serve rebuild re-checks only the files whose text changed.
-_SCENARIOS: dict[tuple[Path, str], Any] = {}
+SCENARIOS: BoundedCache[tuple[Path, str], Scenario] = BoundedCache(512)
 
 
-def check_scenario(path: Path) -> Any:
+def check_scenario(path: Path) -> Scenario:
     """Read a scenario file and check it against the model's schema; raise CourseError naming
     the file, the line of the bad field, what is wrong and the fix."""
     text = read_text(path)
-    cached = _SCENARIOS.get((path, text))
+    cached = SCENARIOS.get((path, text))
     if cached is not None:
         return cached
-    from trafikist.model import Scenario, ScenarioError  # the model loads only when needed
-
     data, node = load_yaml_node(text, path)
     try:
         scenario = Scenario.from_dict(data, source=str(path))
@@ -383,43 +384,7 @@ def check_scenario(path: Path) -> Any:
             f"the scenario breaks its schema: {field}{error.what}",
             f"{error.fix} (docs/scenarios.md lists every field.)",
         ) from None
-    if len(_SCENARIOS) > 512:
-        _SCENARIOS.clear()
-    _SCENARIOS[(path, text)] = scenario
-    return scenario
-
-
-def check_links(course: Course) -> None:
-    """Every `id:` link in a page body or its front matter must name a page of the course."""
-    for page in course.pages.values():
-        if page.source is None:
-            continue
-        for offset, text in enumerate(page.body.splitlines()):
-            for match in ID_LINK.finditer(text):
-                _check_id(course, page, match["id"], page.body_line + offset)
-        for key, value in page.meta.items():
-            for text in strings_in(value):
-                for match in ID_LINK.finditer(text):
-                    _check_id(course, page, match["id"], page.line_of(key))
-        for duty in page.duties:
-            for text in (duty.library, duty.trafikey, duty.between_calls):
-                for match in ID_LINK.finditer(text):
-                    _check_id(course, page, match["id"], duty.line, duty.source)
-
-
-def _check_id(
-    course: Course, page: Page, target: str, line: int | None, source: Path | None = None
-) -> None:
-    if target in course.pages:
-        return
-    close = sorted(known for known in course.pages if target and target[:4] in known)[:3]
-    hint = f" Close ids: {', '.join(close)}." if close else ""
-    raise CourseError.at(
-        source or page.source,
-        line,
-        f"the link names an unknown id '{target}'.",
-        f"Link to an id that a page in modules/ declares in its front matter.{hint}",
-    )
+    return SCENARIOS.put((path, text), scenario)
 
 
 def strings_in(value: Any) -> list[str]:

@@ -2,8 +2,8 @@
 
 The duty widget bakes each duty's default scenario, a dive's worked example draws its scenario,
 and the expectations of the sentences about those runs check the same traces. Each run is made
-once per scenario file, overrides and model code, and every reader gets the trace after the same
-JSON round trip the page's copy goes through (tuples become lists, and so on).
+once per scenario file, overrides, model code and command table, and every reader gets the trace
+after the same JSON round trip the page's copy goes through (tuples become lists, and so on).
 """
 
 from __future__ import annotations
@@ -12,21 +12,28 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trafikist.base.errors import CourseError
-from trafikist.model.commands import table_signature
+import yaml
 
-_RUNS: dict[tuple[str, ...], dict[str, Any]] = {}
-_MAX_RUNS = 256
+import trafikist.model
+from trafikist.base.errors import CourseError
+from trafikist.base.files import file_signature
+from trafikist.base.memo import BoundedCache
+from trafikist.model import ScenarioError, Simulation
+from trafikist.model.commands import table_signature
+from trafikist.model_view.live import canonical_json
+
+# Traces are the largest values the build keeps: a few hundred cover every scenario, override
+# and fault the course's expectations ask for.
+RUNS: BoundedCache[tuple[str, ...], dict[str, Any]] = BoundedCache(256)
+MODEL_FOLDER = Path(trafikist.model.__file__).resolve().parent
+# libyaml's loader when the wheel of PyYAML has it: the same data, several times faster.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_scenario(path: Path) -> dict[str, Any]:
     """The scenario file, parsed; CourseError naming the file when it cannot be read."""
-    import yaml
-
     try:
-        # libyaml's loader when the wheel of PyYAML has it: the same data, several times faster.
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except OSError as error:
         raise CourseError.at(path, None, f"cannot be read ({error}).", "Check the file.") from None
     except yaml.YAMLError as error:
@@ -38,38 +45,24 @@ def load_scenario(path: Path) -> dict[str, Any]:
 
 def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The model's trace of the scenario at `path`, with a reader's `overrides` if any."""
-    from trafikist.model import ScenarioError, Simulation
-    from trafikist.model_view.live import canonical_json
-
-    stat = path.stat()
     key = (
-        str(path),
-        str(stat.st_size),
-        str(stat.st_mtime_ns),
+        file_signature([path]),
         json.dumps(overrides, sort_keys=True),
         model_signature(),
         table_signature(),
     )
-    trace = _RUNS.get(key)
-    if trace is None:
-        data = load_scenario(path)
-        try:
-            raw = Simulation(data, overrides, source=str(path)).run()
-        except ScenarioError as error:
-            raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
-        trace = json.loads(canonical_json(raw))
-        if len(_RUNS) >= _MAX_RUNS:
-            _RUNS.clear()
-        _RUNS[key] = trace
-    return trace
+    return RUNS.get_or_make(key, lambda: _run(path, overrides))
+
+
+def _run(path: Path, overrides: dict[str, Any] | None) -> dict[str, Any]:
+    data = load_scenario(path)
+    try:
+        raw = Simulation(data, overrides, source=str(path)).run()
+    except ScenarioError as error:
+        raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
+    return json.loads(canonical_json(raw))
 
 
 def model_signature() -> str:
-    """Sizes and times of the model's source files: a change there makes new runs."""
-    import trafikist.model
-
-    folder = Path(trafikist.model.__file__).resolve().parent
-    return ";".join(
-        f"{path.name}:{path.stat().st_size}:{path.stat().st_mtime_ns}"
-        for path in sorted(folder.glob("*.py"))
-    )
+    """The model's source files: a change there makes new runs."""
+    return file_signature([MODEL_FOLDER], "*.py")

@@ -18,7 +18,6 @@ from trafikist.base.errors import CourseError
 from trafikist.course.loader import (
     ID_PATTERN,
     MODULE_FILE,
-    check_links,
     load_course,
 )
 from trafikist.course.structure import Course, Kind, Page, Status
@@ -90,10 +89,9 @@ def new_dive(
 
 
 def _load(modules_dir: Path) -> Course:
-    # The course must load before anything is added, so a new page never hides an old error.
-    course = load_course(Path(modules_dir))
-    check_links(course)
-    return course
+    # The course must load before anything is added, so a new page never hides an old error
+    # (the command line checks its links too: trafikist.cli).
+    return load_course(Path(modules_dir))
 
 
 def _find_module(course: Course, wanted: str, modules_dir: Path) -> Page:

@@ -81,7 +81,7 @@ class Page:
             return self.book.title
         return ""
 
-    def src_uri(self, directory_urls: bool = True) -> str:
+    def src_uri(self) -> str:
         """Where the generated Markdown lives among the site's files.
 
         A module is the index page of its section (its dives sit under it); every other page
@@ -94,9 +94,7 @@ class Page:
         return f"{self.path}.md"
 
     def url(self, directory_urls: bool = True) -> str:
-        if not self.path:
-            return "" if directory_urls else "index.html"
-        return f"{self.path}/" if directory_urls else f"{self.path}/index.html"
+        return address(self.src_uri(), directory_urls).url
 
     def line_of(self, key: str) -> int | None:
         return self.meta_lines.get(key)
@@ -154,6 +152,25 @@ class Course:
     @property
     def home(self) -> Page:
         return self.pages["home"]
+
+
+@dataclass(frozen=True)
+class Address:
+    url: str  # relative to the site's root: "", "a/b/" or "a/b.html"
+    file: str  # the HTML file the engine writes, relative to the site: "a/b/index.html"
+
+
+def address(src_uri: str, directory_urls: bool = True) -> Address:
+    """Where a Markdown file of the site's docs (`a/b.md`, `a/index.md`) is served and written,
+    as MkDocs and Zensical both place it: `a/b/` in `a/b/index.html` with directory URLs,
+    `a/b.html` without; an index page is its folder's page either way."""
+    stem = src_uri.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        folder = stem.removesuffix("index")
+        return Address(folder if directory_urls else f"{folder}index.html", f"{folder}index.html")
+    if directory_urls:
+        return Address(f"{stem}/", f"{stem}/index.html")
+    return Address(f"{stem}.html", f"{stem}.html")
 
 
 def relative_link(source: str, target: str) -> str:

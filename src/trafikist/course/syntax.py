@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from trafikist.base.memo import BoundedCache
 from trafikist.course.sources import DRAFT, SOURCE_COMMENT
 
 SPAN_KINDS = ("claim", "expect", "choice")
@@ -126,15 +127,10 @@ class Scanned:
 
 def scan(body: str) -> Scanned:
     """The body's prose, fences and excerpts; kept per body, since every check reads them."""
-    scanned = _SCANNED.get(body)
-    if scanned is None:
-        if len(_SCANNED) > 1024:
-            _SCANNED.clear()
-        scanned = _SCANNED[body] = _scan(body)
-    return scanned
+    return SCANS.get_or_make(body, lambda: _scan(body))
 
 
-_SCANNED: dict[str, Scanned] = {}
+SCANS: BoundedCache[str, Scanned] = BoundedCache(1024)
 
 
 def _scan(body: str) -> Scanned:

@@ -40,6 +40,7 @@ from trafikist.core.options import BuildOptions
 from trafikist.core.session import CourseBuild, docs_nav
 from trafikist.core.staging import SiteStaging
 from trafikist.core.theme import finish_page
+from trafikist.course.structure import address
 from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
 from trafikist.mkdocs_plugin.config import TrafikistConfig
@@ -67,6 +68,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self.preview_error: str | None = None  # the failed build's message, under serve
         self.good_nav: list[Any] | None = None  # the last good build's navigation
         self.good_routes: list[str] = []  # and its course pages (src_uri)
+        self.directory_urls = True
         self.markdown = MarkdownCache()
         self.cache = RenderCache()
 
@@ -120,7 +122,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         build = self.build
         assert build is not None and build.site is not None
         pages = build.site.pages()
-        self.good_routes = [page.src_uri(config.use_directory_urls) for page in pages]
+        self.good_routes = [page.src_uri() for page in pages]
+        self.directory_urls = config.use_directory_urls
         for page, src_uri in zip(pages, self.good_routes, strict=True):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
@@ -245,14 +248,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     def _served_routes(self) -> list[Path]:
         """The last good build's HTML files, for the error pages of a failed rebuild."""
-        routes = []
-        for src_uri in self.good_routes:
-            stem = src_uri[: -len(".md")]
-            if stem == "index" or stem.endswith("/index"):
-                routes.append(Path(f"{stem}.html"))
-            else:
-                routes.append(Path(stem) / "index.html")
-        return routes
+        return [Path(address(src_uri, self.directory_urls).file) for src_uri in self.good_routes]
 
     # -- the staging folder -----------------------------------------------------------------
 

@@ -231,7 +231,7 @@ class ZensicalBuild:
                 if path.is_file():
                     files[path.relative_to(self.project.docs_dir).as_posix()] = path.read_bytes()
         for page in pages:
-            src_uri = page.src_uri(self.project.directory_urls)
+            src_uri = page.src_uri()
             if src_uri in files:
                 raise CourseError.at(
                     self.project.docs_dir / src_uri,

@@ -15,17 +15,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from trafikist.base.errors import Problem
-from trafikist.checks.links import ENGINE_LINK_FIXES, LINK_TARGET
+from trafikist.checks.links import BuiltContent, dead_links_in
 from trafikist.core.cache import caches_enabled, digest
 from trafikist.core.session import CourseBuild
 from trafikist.core.theme import finish_page, injected_style_hashes
-from trafikist.course.structure import Page
+from trafikist.course.structure import Page, address
 
-HREF = re.compile(r'<a\s[^>]*?href="(?P<href>[^"]*)"')
-ID = re.compile(r' id="(?P<id>[^"]+)"')  # a literal start: the search skips ahead
 ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 
 
@@ -41,13 +38,14 @@ class BuiltPage:
 def built_pages(build: CourseBuild, docs_dir: Path) -> list[BuiltPage]:
     """Every course page and hand-written page, with the HTML file it becomes."""
     assert build.site is not None
+    urls = build.directory_urls
     found = [
-        BuiltPage(_file_of(page.url(build.directory_urls)), page, page.source or docs_dir)
+        BuiltPage(Path(address(page.src_uri(), urls).file), page, page.source or docs_dir)
         for page in build.site.pages()
     ]
     for path in sorted(Path(docs_dir).rglob("*.md")):
-        url = _url_of(path.relative_to(docs_dir).as_posix(), build.directory_urls)
-        found.append(BuiltPage(_file_of(url), url, path))
+        where = address(path.relative_to(docs_dir).as_posix(), urls)
+        found.append(BuiltPage(Path(where.file), where.url, path))
     return found
 
 
@@ -106,7 +104,13 @@ def finish_site(
             if html != original:
                 with open(path, "w", encoding="utf-8") as file:
                     file.write(html)
-    return _dead_links(site_dir, [(by_file[name], text) for name, text in contents.items()])
+    return dead_links_in(
+        site_dir,
+        [
+            BuiltContent(by_file[name].file, by_file[name].source, text)
+            for name, text in contents.items()
+        ],
+    )
 
 
 def _finalize_content(build: CourseBuild, html: str, built: BuiltPage) -> tuple[str, str]:
@@ -127,77 +131,5 @@ def dead_links(site_dir: Path, pages: list[BuiltPage]) -> list[Problem]:
         path = site_dir / built.file
         if path.is_file():
             match = ARTICLE.search(path.read_text(encoding="utf-8"))
-            found.append((built, match[0] if match else ""))
-    return _dead_links(site_dir, found)
-
-
-def _dead_links(site_dir: Path, contents: list[tuple[BuiltPage, str]]) -> list[Problem]:
-    root = os.path.normpath(site_dir)
-    sources = {os.path.join(root, str(built.file)): built.source for built, _ in contents}
-    exists: dict[str, bool] = {}
-    anchors: dict[str, set[str]] = {}
-    problems = []
-    for built, content in contents:
-        page = os.path.join(root, str(built.file))
-        for match in HREF.finditer(content):
-            href = match["href"]
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith(("//", "mailto:")):
-                continue
-            target = page
-            if parts.path:
-                base = root if parts.path.startswith("/") else os.path.dirname(page)
-                target = os.path.normpath(os.path.join(base, unquote(parts.path).lstrip("/")))
-                if parts.path.endswith("/") or os.path.isdir(target):
-                    target = os.path.join(target, "index.html")
-            if target not in exists:
-                exists[target] = os.path.isfile(target)
-            if not exists[target]:
-                why = "the target is not found among documentation files"
-                problems.append(_dead(built, href, why, "not found"))
-            elif parts.fragment and target.endswith(".html"):
-                if target not in anchors:
-                    with open(target, encoding="utf-8") as file:
-                        anchors[target] = set(ID.findall(file.read()))
-                if unquote(parts.fragment) not in anchors[target]:
-                    doc = sources.get(target)
-                    name = f"the doc '{doc.name}'" if doc is not None else "the page"
-                    why = f"{name} does not contain an anchor '#{parts.fragment}'"
-                    problems.append(_dead(built, href, why, "anchor"))
-    return problems
-
-
-def _dead(built: BuiltPage, href: str, why: str, kind: str) -> Problem:
-    """A dead link in the words MkDocs' validation uses (trafikist.mkdocs_plugin.validation),
-    against its source's line and as the author wrote it: the engine rewrote `x.md` as `x/`,
-    so the written link is the one whose last name is the same."""
-    name = _last_name(href)
-    line, written = None, href
-    if built.source.is_file():
-        for number, text in enumerate(built.source.read_text(encoding="utf-8").splitlines(), 1):
-            match = next((m for m in LINK_TARGET.finditer(text)
-                          if _last_name(m["target"]) == name), None)  # fmt: skip
-            if match is not None:
-                line, written = number, match["target"].strip("<>")
-                break
-    return Problem(
-        built.source, line, f"the link '{written}' does not resolve: {why}.",
-        ENGINE_LINK_FIXES[kind],
-    )  # fmt: skip
-
-
-def _last_name(link: str) -> str:
-    """`../guide/#x`, `guide.md#x` and `guide/index.md` all name `guide`."""
-    path = link.split("#")[0].rstrip("/").removesuffix(".md").removesuffix("/index")
-    return path.rsplit("/", 1)[-1] or link
-
-
-def _url_of(src_uri: str, directory_urls: bool) -> str:
-    stem = src_uri.removesuffix(".md")
-    if stem == "index" or stem.endswith("/index"):
-        return stem.removesuffix("index")
-    return f"{stem}/" if directory_urls else f"{stem}.html"
-
-
-def _file_of(url: str) -> Path:
-    return Path(url + "index.html") if url == "" or url.endswith("/") else Path(url)
+            found.append(BuiltContent(built.file, built.source, match[0] if match else ""))
+    return dead_links_in(site_dir, found)
