@@ -37,13 +37,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from trafikist.base.errors import Problem
+from trafikist.base.errors import Problem, display_path
+from trafikist.checks.provenance import COURSE_NUMBERS, Sentence, page_sentences
+from trafikist.course import syntax
+from trafikist.course.examples import example_path, missing_scenario
+from trafikist.course.runs import scenario_trace
 from trafikist.course.structure import Duty, Page
-
-if TYPE_CHECKING:
-    from trafikist.checks.provenance import Sentence
+from trafikist.course.syntax import plain, split_predicates
+from trafikist.model.choices import CHOICE_IDS
 
 PLACES = ("schedule", "pending", "active", "dead", "done")
 EVENTS = (
@@ -471,10 +474,6 @@ def check_page_runs(page: Page) -> list[Problem]:
     marks = ("{expect:", "{choice:", WORKED_EXAMPLE_BLOCK)
     if not page.duties and not any(mark in page.body for mark in marks):
         return []  # nothing on the page runs or marks the model
-    from trafikist.checks.provenance import COURSE_NUMBERS, page_sentences
-    from trafikist.course import syntax
-    from trafikist.course.examples import example_path, missing_scenario
-
     problems: list[Problem] = []
     example = example_path(page) if WORKED_EXAMPLE_BLOCK in page.body else None
     if example is not None and not example.is_file():
@@ -548,8 +547,6 @@ def _worked_example_range(body: str) -> tuple[int, int] | None:
 
 
 def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
-    from trafikist.model.choices import CHOICE_IDS
-
     if choice_id in CHOICE_IDS:
         return []
     return [
@@ -563,10 +560,6 @@ def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
 
 
 def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[Problem]:
-    from trafikist.base.errors import display_path
-    from trafikist.course.runs import scenario_trace
-    from trafikist.course.syntax import plain, split_predicates
-
     reader = plain(sentence.markdown)
     if scenario is None:
         return [

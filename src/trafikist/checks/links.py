@@ -22,6 +22,7 @@ from trafikist.base.errors import Problem
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.render import Renderer, anchors_in
 from trafikist.course.structure import Course, Page
+from trafikist.course.syntax import scan
 
 # An inline Markdown link's target: [text](target) or [text](target "title").
 LINK_TARGET = re.compile(r"\]\((?P<target><[^>]*>|[^)\s]*)(?:\s+\"[^\"]*\")?\)")
@@ -113,8 +114,6 @@ def _no_anchor(
 
 def _links(course: Course) -> Iterator[tuple[Page, Path, int | None, str]]:
     """(page, file, line, target) for every link an author wrote, code excepted."""
-    from trafikist.course.syntax import scan
-
     for page in course.pages.values():
         if page.source is None:
             continue

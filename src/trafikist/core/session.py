@@ -20,18 +20,17 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import trafikist.model
 from trafikist.base.errors import CourseError, Problem
 from trafikist.core import assets, offline
 from trafikist.core.cache import MarkdownCache, files_signature
 from trafikist.core.files import SiteFile, write_site_files
 from trafikist.core.options import BuildOptions
 from trafikist.core.site import Site, load_site
+from trafikist.core.widget import DutyWidget
 from trafikist.course.structure import Page
-
-if TYPE_CHECKING:
-    from trafikist.core.widget import DutyWidget
+from trafikist.registry import resolve_registry_path
 
 
 @dataclass
@@ -94,10 +93,6 @@ class CourseBuild:
         pages = [page for page in site.pages() if page.duties]
         if not pages:
             return None
-        # Imported here: the widget brings the model, about 0.1 s a build that has no duties
-        # need not pay.
-        from trafikist.core.widget import DutyWidget
-
         widget = DutyWidget(
             modules_dir=self.path(self.options.modules_dir),
             node_modules=self.path(self.options.node_modules),
@@ -193,9 +188,6 @@ class CourseBuild:
     def watched_paths(self) -> list[Path]:
         """The course, the widgets, the registry and the model's sources (a change to the
         model rebuilds its wheel and the duties' baked runs)."""
-        import trafikist.model
-        from trafikist.registry import resolve_registry_path
-
         paths = [self.path(self.options.modules_dir), self.path(self.options.widgets_dir)]
         # A missing registry is reported by the build; there is nothing to watch there.
         with contextlib.suppress(CourseError):

@@ -12,7 +12,9 @@ import textwrap
 from typing import Any
 
 from trafikist.course import syntax
+from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK, CHOICES_PAGE_ID
 from trafikist.course.structure import Book, Course, Kind, Page, Status
+from trafikist.model.choices import MODEL_CHOICES
 from trafikist.registry import rust
 from trafikist.registry.model import Registry, Row, command_page_id, command_slug
 
@@ -21,9 +23,6 @@ CHOSEN_NOTE = "the model's own choice, not trafikey's"
 # A chosen value in a row's table: the same marker as every other value the model chose.
 CHOSEN_MARK = "[not trafikey's]{choice: bus-verb-rows}"
 NOT_GIVEN = "none (`None`)"
-
-
-CHOICES_PAGE_ID = "model-choices"
 
 
 def reference_book() -> Book:
@@ -76,9 +75,6 @@ def reference_pages(course: Course, registry: Registry, with_choices: bool = Fal
 def choices_page(book: Book, registry: Registry) -> Page:
     """Every value the model chose where the course gives none, each with the marker and the
     anchor (`#choice-ID`) that the pages' choice markers link to."""
-    from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK
-    from trafikist.model.choices import MODEL_CHOICES
-
     items = "\n".join(
         f'<dt id="{CHOICE_ANCHOR.format(id=choice.id)}"><span class="tk-choice__mark">'
         f"{CHOICE_MARK}</span> {html.escape(choice.id)}</dt>\n<dd>{html.escape(choice.text)}</dd>"
