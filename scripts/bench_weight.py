@@ -35,6 +35,7 @@ from gates.gatelib import (  # noqa: E402
 )
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build  # noqa: E402
 from trafikist.core.offline import precache_entries  # noqa: E402
+from trafikist.core.options import DEFAULTS  # noqa: E402
 
 LIMIT = 1.15
 
@@ -90,7 +91,7 @@ def main() -> int:
 def offline_copy(site: Path) -> tuple[int, int, int]:
     """What the site's service worker precaches on a first visit: files, bytes raw and gzipped
     (trafikist.core.offline). The Run's big files are not in it."""
-    entries = precache_entries(site)
+    entries = precache_entries(site, DEFAULTS.assets_path)
     packed = sum(
         len(gzip.compress((site / entry.url).read_bytes(), compresslevel=GZIP_LEVEL))
         for entry in entries

@@ -14,8 +14,10 @@ from gates.gatelib import link_tree, site_pages
 from support import ROOT, SEARCH_INDEX
 from trafikist.base.errors import CourseError
 from trafikist.core.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
+from trafikist.core.options import DEFAULTS
 
 NODE_MODULES = ROOT / "node_modules"
+ASSETS = DEFAULTS.assets_path
 RUN_FILE = re.compile(r"/pyodide/|\.snapshot$|\.whl$|/model/pyodide-lock\.json$")
 
 
@@ -45,7 +47,7 @@ def test_the_built_site_has_a_worker_that_names_its_caches_after_the_build(
 def test_every_page_the_search_and_the_styles_are_precached_but_no_run_file(
     engine: str, site: Path
 ) -> None:
-    worker = write_offline_worker(site, node_modules=NODE_MODULES)
+    worker = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     urls = {entry.url: entry for entry in worker.precache}
     assert set(site_pages(site)) <= set(urls)
     for needed in (
@@ -68,35 +70,35 @@ def test_every_page_the_search_and_the_styles_are_precached_but_no_run_file(
 
 
 def test_the_build_hash_follows_every_byte_and_nothing_else(site: Path) -> None:
-    first = write_offline_worker(site, node_modules=NODE_MODULES)
+    first = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     code = (site / WORKER_FILE).read_text(encoding="utf-8")
     assert first.template_made is False  # Workbox ran once for this machine, not per build
-    assert write_offline_worker(site, node_modules=NODE_MODULES).build == first.build
+    assert write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build == first.build
     assert (site / WORKER_FILE).read_text(encoding="utf-8") == code
     wheel = next((site / "assets/trafikist/model").glob("*.whl"))
     original = wheel.read_bytes()
     replace_file(wheel, original + b"\0")  # a new model, at the same URL
-    changed = write_offline_worker(site, node_modules=NODE_MODULES)
+    changed = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     assert changed.build != first.build
     assert f"trafikist-precache-{changed.build}" in (site / WORKER_FILE).read_text("utf-8")
     replace_file(wheel, original)
-    assert write_offline_worker(site, node_modules=NODE_MODULES).build == first.build
+    assert write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build == first.build
 
 
 def test_workbox_makes_the_worker_when_no_machine_cache_has_it(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))
-    made = write_offline_worker(site, node_modules=NODE_MODULES)
+    made = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     assert made.template_made is True
     assert list((tmp_path / "cache" / "workers").glob("*.js"))
-    again = write_offline_worker(site, node_modules=NODE_MODULES)
+    again = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     assert again.template_made is False and again.build == made.build
 
 
 def test_without_workbox_the_message_says_to_run_setup(site: Path, tmp_path: Path) -> None:
     with pytest.raises(CourseError) as caught:
-        write_offline_worker(site, node_modules=tmp_path / "node_modules")
+        write_offline_worker(site, node_modules=tmp_path / "node_modules", assets_path=ASSETS)
     message = str(caught.value)
     assert "workbox-build" in message and "Fix: Run scripts/setup" in message
 
@@ -109,7 +111,7 @@ def test_a_workbox_other_than_the_pin_is_refused(site: Path, tmp_path: Path) -> 
     pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
     (project / "package.json").write_text(json.dumps(pinned), encoding="utf-8")
     with pytest.raises(CourseError) as caught:
-        write_offline_worker(site, node_modules=project / "node_modules")
+        write_offline_worker(site, node_modules=project / "node_modules", assets_path=ASSETS)
     assert "node_modules has workbox-build 6.0.0, but package.json pins 7.4.1" in str(caught.value)
 
 
@@ -119,14 +121,14 @@ def test_without_node_the_message_says_so(
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))  # no worker made yet
     monkeypatch.setattr("trafikist.core.offline.shutil.which", lambda name: None)
     with pytest.raises(CourseError) as caught:
-        write_offline_worker(site, node_modules=NODE_MODULES)
+        write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     assert "Node.js is needed" in str(caught.value)
     assert "Fix: Run scripts/setup" in str(caught.value)
 
 
 def test_the_previews_worker_keeps_nothing(tmp_path: Path) -> None:
     """Under `mkdocs serve`: no precache, no cache names, every request to the network."""
-    worker = write_offline_worker(tmp_path, node_modules=NODE_MODULES, preview=True)
+    worker = write_offline_worker(tmp_path, node_modules=NODE_MODULES, assets_path=ASSETS, preview=True)
     code = worker.path.read_text(encoding="utf-8")
     assert worker.precache == [] and worker.build == ""
     assert "trafikist-precache" not in code and '"-precache-"' not in code

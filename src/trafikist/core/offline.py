@@ -96,7 +96,7 @@ def write_offline_worker(
     site_dir: Path,
     *,
     node_modules: Path,
-    assets_path: str = "assets/trafikist",
+    assets_path: str,
     preview: bool = False,
 ) -> OfflineWorker:
     """Write `site_dir/sw.js` for the finished site in `site_dir`. Call it after every other
@@ -124,7 +124,7 @@ def write_offline_worker(
     return OfflineWorker(path=path, build=build, precache=entries, template_made=made)
 
 
-def precache_entries(site_dir: Path, assets_path: str = "assets/trafikist") -> list[PrecacheEntry]:
+def precache_entries(site_dir: Path, assets_path: str) -> list[PrecacheEntry]:
     """What the worker of the site in `site_dir` precaches (for the benchmarks)."""
     return precache_files(site_dir, _file_digests(site_dir), _run_files(assets_path))
 

@@ -112,6 +112,11 @@ class CourseBuild:
         assert self.site is not None
         return self.site.nav() + docs_nav(docs_dir)
 
+    def theme_extra(self) -> dict[str, object]:
+        """What the theme's overrides read from the configuration's `extra` (overrides/: the
+        theme's scripts load from the assets path, `config.extra.trafikist.assets_path`)."""
+        return {"trafikist": {"assets_path": self.options.assets_path}}
+
     def stylesheets(self) -> list[str]:
         widgets = self.path(self.options.widgets_dir)
         return (

@@ -1,18 +1,8 @@
-"""MkDocs adapter: MkDocs' events mapped onto the core's build (trafikist.core.CourseBuild),
-and nothing else that is not about MkDocs.
-
-- on_config: load and check the course (bad input ends the build with one clear message);
-  derive the navigation; build into a staging folder so a failed build leaves the last good
-  site in place.
-- on_files: add one generated page per course page, and the site's own files.
-- on_page_content: resolve `id:` links and add status badges.
-- on_post_page: the policy and the theme's fixes (trafikist.core.theme).
-- on_post_build: what comes after the pages (the widget's snapshot, the offline worker), then
-  the swap.
-- on_serve: watch the course sources, the widgets, the registry and the model.
-- Under `mkdocs serve` (the authors' preview loop): a failed build shows its message on every
-  page and the server keeps running (`preview`), and unchanged pages reuse their last render
-  (`cache`).
+"""MkDocs adapter: MkDocs' events mapped onto the core's steps (trafikist.core.session lists
+them), and nothing else that is not about MkDocs: the generated `File`s, the staging of
+`config.site_dir`, the strict mode's warning counter, MkDocs' own link validation in the course's
+words (`validation`), and under `mkdocs serve` the error pages of a failed build (`preview`) and
+the page caches that make a rebuild fast (`cache`).
 """
 
 from __future__ import annotations
@@ -106,6 +96,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         docs_dir = Path(config.docs_dir)
         validation.install(lambda src_uri: self.build.source_of(src_uri, docs_dir))
         config.markdown_extensions.extend(site.markdown_extensions())
+        config.extra.update(self.build.theme_extra())
         config.nav = self.build.nav(docs_dir)
         config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
         for script in self.build.module_scripts():

@@ -1,19 +1,11 @@
-"""Zensical adapter: a step before a Zensical build and a step after it, over the core's build
-(trafikist.core.CourseBuild). Zensical reads mkdocs.yml and runs Python-Markdown extensions,
-but it ignores MkDocs plugins and offers no hook of its own (docs/architecture.md has the
-evidence), so the plugin's work is done around the build:
-
-- before: load and check the course; write each course page's Markdown and the hand-written
-  pages of docs/ into a work folder, and a configuration that inherits mkdocs.yml and adds the
-  course's navigation, stylesheet, module scripts and registry extension;
-- the build: `zensical.build` on that configuration, in this process;
-- after: move the built site to a staging folder beside the site folder, add the site's own
-  files, finish every page (id: links, status badges, the policy, the theme's fixes), check the
-  links, write what comes after the pages (the widget's snapshot, the offline worker), then
-  swap the site in.
-
-Any step that fails raises CourseError with one `FILE:LINE: what. Fix: how.` line per problem;
-the staging folder goes and the last good site stays.
+"""Zensical adapter: the core's steps (trafikist.core.session lists them) run before and after
+a Zensical build. Zensical reads mkdocs.yml and runs Python-Markdown extensions, but it ignores
+MkDocs plugins and offers no hook of its own (docs/architecture.md has the evidence): before the
+build this writes a work folder (every course page's Markdown, docs/, and a configuration that
+inherits mkdocs.yml), runs `zensical.build` on it in this process, then finishes the built site
+in a staging folder (`finish`) and swaps it in. The course's checks run meanwhile on the second
+core (`checks`). Any step that fails raises CourseError, one `FILE:LINE: what. Fix: how.` line
+per problem; the staging folder goes and the last good site stays.
 """
 
 from __future__ import annotations
@@ -254,6 +246,7 @@ class ZensicalBuild:
             "site_dir": "site",
             "nav": self.course.nav(self.project.docs_dir),
             "theme": theme,
+            "extra": self.course.theme_extra(),
             "extra_css": self.course.stylesheets(),
             "extra_javascript": [
                 {"path": uri, "type": "module"} for uri in self.course.module_scripts()
