@@ -189,3 +189,19 @@ def serve(
     finally:
         server.shutdown()
         server.server_close()
+
+
+def markdown_extensions() -> tuple[list[str], dict[str, dict[str, object]]]:
+    """The Markdown extensions mkdocs.yml gives every page (both engines read it), as
+    Python-Markdown takes them: the names, and the options of those that have some."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    names: list[str] = []
+    options: dict[str, dict[str, object]] = {}
+    for entry in config["markdown_extensions"]:
+        name, settings = (entry, None) if isinstance(entry, str) else next(iter(entry.items()))
+        names.append(name)
+        if settings:
+            options[name] = settings
+    return names, options

@@ -10,10 +10,11 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support import markdown_extensions
 from trafikist.base.errors import CourseError
 from trafikist.checks.links import check_id_links
 from trafikist.course.loader import load_course
-from trafikist.course.render import MARKDOWN_EXTENSIONS, Renderer
+from trafikist.course.render import Renderer
 from trafikist.course.sources import load_yaml, read_front_matter
 
 SETTINGS = settings(
@@ -81,6 +82,9 @@ yaml_text = st.lists(
     ),
     max_size=20,
 ).map("".join)
+
+
+EXTENSIONS, EXTENSION_OPTIONS = markdown_extensions()  # as mkdocs.yml gives every page
 
 
 @SETTINGS
@@ -164,7 +168,8 @@ def test_course_loader_gives_a_course_or_a_course_error(data: st.DataObject) -> 
 @given(text=markdown_text)
 def test_markdown_extensions_never_crash(text: str) -> None:
     md = markdown.Markdown(
-        extensions=[*MARKDOWN_EXTENSIONS, "trafikist.course.markdown.registry_inline"],
+        extensions=[*EXTENSIONS, "trafikist.course.markdown.registry_inline"],
+        extension_configs=EXTENSION_OPTIONS,
     )
     md.convert(text)
 
@@ -181,7 +186,7 @@ def test_renderer_takes_any_body(body: str) -> None:
         )
         course = load_course(root)
         page = Renderer(course).page_markdown(course.pages["one"])
-        markdown.Markdown(extensions=list(MARKDOWN_EXTENSIONS)).convert(page)
+        markdown.Markdown(extensions=EXTENSIONS, extension_configs=EXTENSION_OPTIONS).convert(page)
 
 
 @SETTINGS

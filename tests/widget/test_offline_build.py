@@ -73,7 +73,10 @@ def test_the_build_hash_follows_every_byte_and_nothing_else(site: Path) -> None:
     first = write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     code = (site / WORKER_FILE).read_text(encoding="utf-8")
     assert first.template_made is False  # Workbox ran once for this machine, not per build
-    assert write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build == first.build
+    assert (
+        write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build
+        == first.build
+    )
     assert (site / WORKER_FILE).read_text(encoding="utf-8") == code
     wheel = next((site / "assets/trafikist/model").glob("*.whl"))
     original = wheel.read_bytes()
@@ -82,7 +85,10 @@ def test_the_build_hash_follows_every_byte_and_nothing_else(site: Path) -> None:
     assert changed.build != first.build
     assert f"trafikist-precache-{changed.build}" in (site / WORKER_FILE).read_text("utf-8")
     replace_file(wheel, original)
-    assert write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build == first.build
+    assert (
+        write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS).build
+        == first.build
+    )
 
 
 def test_workbox_makes_the_worker_when_no_machine_cache_has_it(
@@ -128,7 +134,9 @@ def test_without_node_the_message_says_so(
 
 def test_the_previews_worker_keeps_nothing(tmp_path: Path) -> None:
     """Under `mkdocs serve`: no precache, no cache names, every request to the network."""
-    worker = write_offline_worker(tmp_path, node_modules=NODE_MODULES, assets_path=ASSETS, preview=True)
+    worker = write_offline_worker(
+        tmp_path, node_modules=NODE_MODULES, assets_path=ASSETS, preview=True
+    )
     code = worker.path.read_text(encoding="utf-8")
     assert worker.precache == [] and worker.build == ""
     assert "trafikist-precache" not in code and '"-precache-"' not in code

@@ -84,10 +84,6 @@ class OfflineWorker:
     template_made: bool  # True when this build ran Workbox (no cached template)
 
     @property
-    def cache_prefix(self) -> str:
-        return f"trafikist-precache-{self.build}"
-
-    @property
     def precache_bytes(self) -> int:
         return sum(entry.size for entry in self.precache)
 

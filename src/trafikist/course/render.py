@@ -49,17 +49,6 @@ RESOLVED_LINK = re.compile(
     r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<fragment>#[^"]*)?"(?P<after>[^>]*)>'
 )
 
-# The markdown extensions every engine must load for course pages (mkdocs.yml lists them).
-MARKDOWN_EXTENSIONS = (
-    "attr_list",
-    "md_in_html",
-    "toc",
-    "pymdownx.highlight",
-    "pymdownx.superfences",
-    "trafikist.course.markdown.blocks",
-    "trafikist.course.markdown.sections",
-)
-
 # Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).
 INLINE_EXTENSIONS = ("attr_list",)
 

@@ -24,7 +24,6 @@ class Kind(StrEnum):
     DIVE = "dive"
     BOOK_PAGE = "book-page"
     REFERENCE = "reference"
-    EXTRA = "extra"
 
 
 STATUS_LEGEND = {

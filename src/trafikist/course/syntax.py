@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from trafikist.base.memo import BoundedCache
 from trafikist.course.sources import DRAFT, SOURCE_COMMENT
 
-SPAN_KINDS = ("claim", "expect", "choice")
 CLAIM_OPEN = re.compile(r"\{\s*(?P<kind>claim|expect|choice)\s*:")
 
 # The only characters the claim scanner stops at: an escape, a code span, an opening bracket.

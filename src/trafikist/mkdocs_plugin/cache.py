@@ -72,8 +72,6 @@ class RenderCache:
     site_key: str = ""
     keys: dict[str, str] = field(default_factory=dict)  # src_uri -> output key to keep
     reused: dict[str, str] = field(default_factory=dict)  # src_uri -> kept output
-    hits: int = 0
-    misses: int = 0
     enabled: bool = True
 
     # -- per build ----------------------------------------------------------------------------
@@ -83,7 +81,6 @@ class RenderCache:
         Markdown that the pages read (theme overrides, widgets, registry, model)."""
         self.keys.clear()
         self.reused.clear()
-        self.hits = self.misses = 0
         self.enabled = caches_enabled()
         file_list = [(file.src_uri, file.url) for file in files]
         self.markdown_key = digest(
@@ -154,9 +151,7 @@ class RenderCache:
         kept = self.html.get(src_uri)
         if kept is None or kept[0] != key:
             self._measure_render(page, src_uri, key)
-            self.misses += 1
             return
-        self.hits += 1
         rendered = kept[1]
 
         def render(config: MkDocsConfig, files: Files) -> None:

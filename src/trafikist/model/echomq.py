@@ -16,8 +16,6 @@ from trafikist.model.server import Server
 from trafikist.model.trafikey import move_due, sweep_stalled
 from trafikist.model.values import HashValue, ListValue, ZSet, parse_int
 
-WIRES = (4, 6)
-
 
 @dataclass(frozen=True)
 class Call:
