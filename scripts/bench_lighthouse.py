@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from gates.gatelib import build_plain_baseline  # noqa: E402
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, site_or_build  # noqa: E402
+from support.gates import build_plain_baseline  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 PAGES = {

@@ -105,7 +105,7 @@ def replay_commands(trace: dict[str, Any], shas: dict[str, bytes]) -> list[tuple
 def replay_on_valkey(data: dict[str, Any], trace: dict[str, Any]) -> tuple[float, int] | None:
     """Seconds to send the trace's commands to a real server, and how many replies matched."""
     try:
-        from trafikist.realvalkey import RealValkey
+        from support.valkey import RealValkey
     except ImportError:
         return None
     server = RealValkey().start()

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from authoring.authoring_support import (
+from support import ROOT, build_env, build_leftovers, edit, line_of, site_build
+from support.authoring import (
     ABORTED,
     DIVE_01,
     DIVE_02,
@@ -24,7 +25,6 @@ from authoring.authoring_support import (
     digest,
     project_with_site,
 )
-from support import ROOT, build_env, build_leftovers, edit, line_of, site_build
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from authoring.authoring_support import (
+from support import ROOT, edit, line_of, site_build
+from support.authoring import (
     ABORTED,
     DIVE_01,
     DUTIES,
@@ -20,7 +21,6 @@ from authoring.authoring_support import (
     digest,
     project_with_site,
 )
-from support import ROOT, edit, line_of, site_build
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from authoring.authoring_support import MODULE_04
 from support import article, build_env, copy_project, edit, site_build, soup
+from support.authoring import MODULE_04
 from trafikist.course.sources import read_front_matter
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from authoring.authoring_support import MODULE_04, site_serve, wait_until
 from support import copy_project, edit
+from support.authoring import MODULE_04, site_serve, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ import base64
 import hashlib
 from pathlib import Path
 
-from gates.gatelib import parse_csp
+from support.gates import parse_csp
 from trafikist.core.theme import finish_page, injected_style_hashes
 
 HEAD = '<html><head>\n<meta charset="utf-8">\n<link rel="stylesheet" href="a.css"></head>'

@@ -20,9 +20,9 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from content.html_tree import Node, parse
-from content.valkey_cli import parse_commands, run_transcript
-from trafikist.realvalkey import RespClient
+from support.html import Node, parse
+from support.transcripts import parse_commands, run_transcript
+from support.valkey import RespClient
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_DIR = ROOT / "modules" / "04-blocking-timers-and-the-bus"

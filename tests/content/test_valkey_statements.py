@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from content.valkey_cli import _wait_until_blocked
-from trafikist.realvalkey import RealValkey, RespClient
+from support.transcripts import _wait_until_blocked
+from support.valkey import RealValkey, RespClient
 
 pytestmark = pytest.mark.valkey
 

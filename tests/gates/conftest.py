@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import site_pages
 from support import serve
+from support.gates import site_pages
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import (
+from support import serve
+from support.gates import (
     BROKEN,
     WIDGET_MARKER,
     describe_violations,
@@ -17,7 +18,6 @@ from gates.gatelib import (
     watching_context,
     widget_open_states,
 )
-from support import serve
 
 pytestmark = pytest.mark.browser
 

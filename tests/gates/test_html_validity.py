@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import BROKEN, KNOWN_VNU_EXCEPTIONS, VnuMessage, run_vnu, site_pages, split_known
+from support.gates import BROKEN, KNOWN_VNU_EXCEPTIONS, VnuMessage, run_vnu, site_pages, split_known
 
 
 @pytest.fixture(scope="module")

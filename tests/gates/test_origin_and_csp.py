@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import (
+from support import MODULE_04, serve, soup
+from support.gates import (
     BROKEN,
     WASM,
     WIDGET_MARKER,
@@ -22,7 +23,6 @@ from gates.gatelib import (
     watch_page,
     watching_context,
 )
-from support import MODULE_04, serve, soup
 
 
 def test_every_page_carries_the_policy_and_refers_only_to_its_own_origin(

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import (
+from support import MODULE_04, serve
+from support.gates import (
     GZIP_LEVEL,
     Weight,
     build_plain_baseline,
@@ -20,7 +21,6 @@ from gates.gatelib import (
     link_tree,
     measure_weight,
 )
-from support import MODULE_04, serve
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from trafikist.realvalkey import RealValkey, RespClient
+from support.valkey import RealValkey, RespClient
 
 # Generated cases are derandomised so the suite gives the same verdict on every run; set
 # TRAFIKIST_HYPOTHESIS=explore (and optionally TRAFIKIST_EXAMPLES=N) to search further.

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.registry_helpers import FIXTURE_COURSE, MODULE, ROOT, copy_tree, problems_of
 from support import edit, line_of
+from support.registry import FIXTURE_COURSE, MODULE, ROOT, copy_tree, problems_of
 from trafikist.base.errors import Problem
 
 DIVE = "01-the-sweeps/dives/01-the-bus-verbs.md"

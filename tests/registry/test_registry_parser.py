@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from registry.registry_helpers import SEED_ROWS, SNAPSHOT
 from support import SEED
+from support.registry import SEED_ROWS, SNAPSHOT
 from trafikist.base.errors import CourseError
 from trafikist.checks.manifest import load_manifest
 from trafikist.registry import (

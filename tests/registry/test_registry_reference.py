@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.registry_helpers import FIXTURE_COURSE, SNAPSHOT
+from support.registry import FIXTURE_COURSE, SNAPSHOT
 from trafikist.course.loader import load_course
 from trafikist.course.reference import reference_pages
 from trafikist.course.structure import Kind, Status

@@ -72,10 +72,6 @@ except ImportError:
         register_profile = load_profile = staticmethod(lambda *args, **kwargs: None)
 
     sys.modules["hypothesis"] = types.SimpleNamespace(settings=_Settings)
-import trafikist
-# Test helpers the wheel does not hold (trafikist.realvalkey) come from the repository, after
-# the wheel's own folder: trafikist.model and trafikist.model_view stay the wheel's.
-trafikist.__path__.append("/repo/src/trafikist")
 import errno
 import pytest
 

@@ -19,9 +19,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from authoring.authoring_support import free_port, site_serve
-from authoring.authoring_support import wait_until as serve_wait
-from gates.gatelib import CSP_LISTENER
 from support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -34,6 +31,9 @@ from support import (
     edit,
     serve,
 )
+from support.authoring import free_port, site_serve
+from support.authoring import wait_until as serve_wait
+from support.gates import CSP_LISTENER
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import link_tree, site_pages
 from support import ROOT, SEARCH_INDEX
+from support.gates import link_tree, site_pages
 from trafikist.base.errors import CourseError
 from trafikist.core.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
 from trafikist.core.options import DEFAULTS

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from gates.gatelib import describe_violations, run_axe
 from support import MODULE_04, SAVE_DATA_SCRIPT, serve
+from support.gates import describe_violations, run_axe
 
 pytestmark = pytest.mark.browser
 

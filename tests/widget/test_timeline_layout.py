@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gates.gatelib import describe_violations, run_axe
 from support import MODULE_04, serve
+from support.gates import describe_violations, run_axe
 
 pytestmark = pytest.mark.browser
 

