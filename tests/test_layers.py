@@ -143,8 +143,8 @@ def test_every_subpackage_has_a_layer() -> None:
 
 def test_no_upward_import() -> None:
     upward = [
-        f"{item.module}:{item.line} imports {item.target} (layer {LAYER_OF[package_of(item.target)]}"
-        f" above {LAYER_OF[package_of(item.module)]})"
+        f"{item.module}:{item.line} imports {item.target} (layer "
+        f"{LAYER_OF[package_of(item.target)]} above {LAYER_OF[package_of(item.module)]})"
         for item in OWN
         if package_of(item.module) in LAYER_OF
         and package_of(item.target) in LAYER_OF
