@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from support import build_env, build_leftovers, copy_project, site_build
+from support import ROOT, build_env, build_leftovers, copy_project, line_of, site_build
 
 MODULE_04 = Path("modules/04-blocking-timers-and-the-bus")
 # The files of module 04 the bad-input and checked-fact tests change.
@@ -148,3 +148,39 @@ def site_serve(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+# -- bad inputs shared by the in-process tables and the end-to-end builds ------------------
+
+
+def promote_runs(project: Path, scenarios: str, extra: str = "") -> int:
+    """The promote duty runs `scenarios` (a YAML list), plus `extra` lines; returns its line.
+    Works whether or not duties.yml names scenarios already."""
+    duties = project / DUTIES
+    text = duties.read_text(encoding="utf-8")
+    start = text.index("  - id: promote\n")
+    end = text.index("\n  - id: ", start + 1)
+    entry = text[start:end]
+    lines = [line for line in entry.split("\n") if not line.startswith("    scenarios:")]
+    lines.insert(3, f"    scenarios: {scenarios}\n{extra}".rstrip("\n"))
+    duties.write_text(text[:start] + "\n".join(lines) + text[end:], encoding="utf-8")
+    return line_of(duties, "id: promote\n")
+
+
+def empty_node_modules(project: Path) -> None:
+    promote_runs(project, "[promote-due]")
+    node_modules = project / "node_modules"
+    if node_modules.is_symlink() or node_modules.is_file():
+        node_modules.unlink()
+    elif node_modules.is_dir():
+        shutil.rmtree(node_modules)
+    node_modules.mkdir()
+
+
+def drop_workbox(project: Path) -> None:
+    """node_modules has Pyodide but not Workbox's build tools: the offline worker cannot be
+    made, so the build stops before the new site replaces the old one."""
+    node_modules = project / "node_modules"
+    node_modules.unlink()  # copy_project links the repository's
+    node_modules.mkdir()
+    (node_modules / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide")
