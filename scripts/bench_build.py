@@ -29,9 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from support import PROJECT_PARTS, copy_project
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))  # the project copy is shared with the tests
-from support import PROJECT_PARTS, copy_project  # noqa: E402
 
 PYTHON = sys.executable
 TARGET_RATIO = 1.3  # ours under MkDocs, over plain mkdocs-material
@@ -55,7 +55,6 @@ def generate_course(folder: Path, modules: int = 30, dives: int = 2) -> Path:
     copy_project(folder, tuple(part for part in PROJECT_PARTS if part != "modules"))
     (folder / "modules").mkdir()
     shutil.copy2(ROOT / "modules" / "course.yml", folder / "modules" / "course.yml")
-    sys.path.insert(0, str(ROOT / "src"))
     from trafikist.course.scaffold import new_dive, new_module
     from trafikist.course.structure import Status
 
@@ -92,7 +91,6 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     build too."""
     import yaml
 
-    sys.path.insert(0, str(ROOT / "src"))
     from trafikist.core.session import docs_nav
     from trafikist.core.site import load_site
 

@@ -30,11 +30,10 @@ from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, site_or_build
+from support.gates import build_plain_baseline
 
-from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, site_or_build  # noqa: E402
-from support.gates import build_plain_baseline  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 PAGES = {

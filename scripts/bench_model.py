@@ -16,10 +16,7 @@ import statistics
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from trafikist.model import Simulation
 from trafikist.model.simulation import EPOCH_MS

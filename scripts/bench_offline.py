@@ -30,17 +30,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "scripts"))
+from bench_widget import TIMING_HOOKS, seconds
+from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build
 
-from bench_widget import TIMING_HOOKS, seconds  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, MODULE_04, serve, site_or_build  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 LINK = 1.5e6 / 8  # bytes a second: 1.5 Mbit/s
 LATENCY_MS = 40

@@ -29,7 +29,6 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_build import PYTHON, env, generate_course
 
 TARGET_SECONDS = 1.0

@@ -24,18 +24,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))  # the gates' machinery is shared with the tests
-
-from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build  # noqa: E402
-from support.gates import (  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build
+from support.gates import (
     GZIP_LEVEL,
     build_plain_baseline,
     format_weight,
     measure_weight,
 )
-from trafikist.core.offline import precache_entries  # noqa: E402
-from trafikist.core.options import DEFAULTS  # noqa: E402
+from trafikist.core.offline import precache_entries
+from trafikist.core.options import DEFAULTS
+
+ROOT = Path(__file__).resolve().parents[1]
 
 LIMIT = 1.15
 

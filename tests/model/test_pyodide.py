@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 
 from trafikist.model import command_table, run_scenario
@@ -17,14 +15,10 @@ SCENARIOS = ROOT / "modules" / "04-blocking-timers-and-the-bus" / "scenarios"
 RUNNER = Path(__file__).with_name("pyodide") / "run_model.mjs"
 
 
-@pytest.mark.skipif(
-    shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir(),
-    reason="needs node and the npm package pyodide (npm ci)",
-)
-def test_pyodide_gives_the_same_traces_as_cpython() -> None:
+def test_pyodide_gives_the_same_traces_as_cpython(node: str) -> None:
     scenarios = [yaml.safe_load(path.read_text()) for path in sorted(SCENARIOS.glob("*.yml"))]
     result = subprocess.run(
-        ["node", str(RUNNER), str(ROOT)],
+        [node, str(RUNNER), str(ROOT)],
         input=json.dumps({"table": command_table(), "scenarios": scenarios}),
         capture_output=True,
         text=True,

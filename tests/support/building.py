@@ -10,6 +10,7 @@ that keeps the last good site are covered by one end-to-end build per failure pa
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 import tempfile
 from pathlib import Path
@@ -21,16 +22,20 @@ from trafikist.model import command_table, install_command_table
 from trafikist.zensical_adapter.build import read_project
 
 
-def core_build(project: Path, *, strict: bool = True) -> str | None:
+def core_build(project: Path, *, strict: bool = True, snapshot: bool = False) -> str | None:
     """Build `project` with the core alone, from its folder as an author builds it (messages
-    name files relative to it); the CourseError's message, or None on success."""
+    name files relative to it); the CourseError's message, or None on success. The duty
+    widget's memory snapshot is left out unless `snapshot`: a changed model or registry would
+    have Node make one (seconds), and no bad input but a broken snapshot needs it."""
     table = command_table()
     with contextlib.chdir(project):
-        return _core_build(project, strict, table)
+        return _core_build(project, strict, snapshot, table)
 
 
-def _core_build(project: Path, strict: bool, table: dict) -> str | None:
+def _core_build(project: Path, strict: bool, snapshot: bool, table: dict) -> str | None:
     options = read_project(project / "mkdocs.yml").options
+    if not snapshot:
+        options = dataclasses.replace(options, memory_snapshot=False)
     build = CourseBuild(project, options, strict=strict)
     try:
         build.load()

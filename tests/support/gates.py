@@ -34,7 +34,7 @@ from support import ROOT, mkdocs_build
 NODE_MODULES = ROOT / "node_modules"
 VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
-BROKEN = Path(__file__).resolve().parent / "broken"
+BROKEN = Path(__file__).resolve().parents[1] / "gates" / "broken"
 JAVA = shutil.which("java") or "/usr/bin/java"
 
 # The policy every page carries, directive by directive. Pages with the duty widget add
