@@ -72,7 +72,7 @@ def test_the_assets_path_reaches_every_script_and_stylesheet(engine: str, tmp_pa
         text.replace(
             "      widgets_dir: widgets\n",
             "      widgets_dir: widgets\n      assets_path: static/course\n",
-        ),  # fmt: skip
+        ),
         encoding="utf-8",
     )
     result = site_build(engine, project, tmp_path / "site")
