@@ -55,26 +55,24 @@ def generate_course(folder: Path, modules: int = 30, dives: int = 2) -> Path:
     copy_project(folder, tuple(part for part in PROJECT_PARTS if part != "modules"))
     (folder / "modules").mkdir()
     shutil.copy2(ROOT / "modules" / "course.yml", folder / "modules" / "course.yml")
-    from trafikist.course.scaffold import new_dive, new_module
+    from trafikist.course.scaffold import NewPage, new_dive, new_module
     from trafikist.course.structure import Status
 
     for number in range(1, modules + 1):
-        created = new_module(
-            folder / "modules",
+        module = NewPage(
             f"Generated module {number}",
-            summary=f"Module {number} of the generated course, for the benchmarks.",
-            status=Status.BUILT,
+            f"Module {number} of the generated course, for the benchmarks.",
+            Status.BUILT,
         )
+        created = new_module(folder / "modules", module)
         _fill(created.path)
         for dive in range(1, dives + 1):
-            made = new_dive(
-                folder / "modules",
-                created.page_id,
+            page = NewPage(
                 f"Dive {dive} of module {number}",
-                summary=f"Dive {dive} of generated module {number}.",
-                status=Status.BUILT,
+                f"Dive {dive} of generated module {number}.",
+                Status.BUILT,
             )
-            _fill(made.path)
+            _fill(new_dive(folder / "modules", created.page_id, page).path)
     return folder
 
 

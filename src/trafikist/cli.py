@@ -24,20 +24,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from trafikist.base.errors import CourseError, display_path
 from trafikist.checks.links import check_id_links
 from trafikist.course.loader import load_course
+from trafikist.course.scaffold import Created, NewPage, new_dive, new_module
 from trafikist.course.structure import Status
 from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
 from trafikist.model.console import execute_line
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
-
-if TYPE_CHECKING:
-    from trafikist.course.scaffold import Created
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     dive = kinds.add_parser("dive", help="the next dive of a module")
     dive.add_argument("module", help="the module's number (04), id or folder name")
     dive.add_argument("title")
-    for sub, run in ((module, _new_module), (dive, _new_dive)):
+    for sub, kind in ((module, "module"), (dive, "dive")):
         sub.add_argument("--summary", help="the page's one-line summary")
         sub.add_argument(
             "--status",
@@ -99,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--id", dest="page_id", help="the page id (default: from the title)")
         _modules_dir_option(sub)
-        sub.set_defaults(run=run)
+        sub.set_defaults(run=_new, kind=kind)
 
     check = commands.add_parser("check", help="load and check the course as the build does")
     _modules_dir_option(check)
@@ -188,32 +186,14 @@ def _refuse_a_broken_course(modules_dir: Path) -> None:
         raise CourseError(problems)
 
 
-def _new_module(args: argparse.Namespace) -> int:
+def _new(args: argparse.Namespace) -> int:
+    """`trafikist new module TITLE` or `trafikist new dive MODULE TITLE`."""
     _refuse_a_broken_course(args.modules_dir)
-    from trafikist.course.scaffold import new_module
-
-    created = new_module(
-        args.modules_dir,
-        args.title,
-        summary=args.summary,
-        status=Status(args.status),
-        page_id=args.page_id,
-    )
-    return _report(created, args.modules_dir)
-
-
-def _new_dive(args: argparse.Namespace) -> int:
-    _refuse_a_broken_course(args.modules_dir)
-    from trafikist.course.scaffold import new_dive
-
-    created = new_dive(
-        args.modules_dir,
-        args.module,
-        args.title,
-        summary=args.summary,
-        status=Status(args.status),
-        page_id=args.page_id,
-    )
+    new = NewPage(args.title, args.summary, Status(args.status), args.page_id)
+    if args.kind == "dive":
+        created = new_dive(args.modules_dir, args.module, new)
+    else:
+        created = new_module(args.modules_dir, new)
     return _report(created, args.modules_dir)
 
 

@@ -39,14 +39,17 @@ def slugify(title: str) -> str:
     return slug or "untitled"
 
 
-def new_module(
-    modules_dir: Path,
-    title: str,
-    *,
-    summary: str | None = None,
-    status: Status = Status.PLANNED,
-    page_id: str | None = None,
-) -> Created:
+@dataclass(frozen=True)
+class NewPage:
+    """What an author gives for a new page; the scaffold finds its number and folder."""
+
+    title: str
+    summary: str | None = None
+    status: Status = Status.PLANNED
+    page_id: str | None = None  # default: a slug of the title
+
+
+def new_module(modules_dir: Path, new: NewPage) -> Created:
     """Write modules/NN-slug/module.md with the next module number after the last one."""
     course = _load(modules_dir)
     numbers = [page.number for page in course.reading_order if page.kind is Kind.MODULE]
@@ -55,23 +58,12 @@ def new_module(
         raise CourseError.at(
             modules_dir, None, "the course already has module 99.", "Merge or renumber modules."
         )
-    slug = slugify(title)
-    page_id = _free_id(course, page_id or slug, modules_dir)
-    folder = Path(modules_dir) / f"{number:02d}-{slug}"
-    path = folder / MODULE_FILE
-    _write(path, "scaffold/module.md.j2", page_id, title, summary, status)
-    return Created(path, Kind.MODULE, number, page_id, status)
+    slug = slugify(new.title)
+    path = Path(modules_dir) / f"{number:02d}-{slug}" / MODULE_FILE
+    return _create(course, modules_dir, new, Kind.MODULE, number, path)
 
 
-def new_dive(
-    modules_dir: Path,
-    module: str,
-    title: str,
-    *,
-    summary: str | None = None,
-    status: Status = Status.PLANNED,
-    page_id: str | None = None,
-) -> Created:
+def new_dive(modules_dir: Path, module: str, new: NewPage) -> Created:
     """Write modules/NN-slug/dives/NN-slug.md as the module's next dive."""
     course = _load(modules_dir)
     parent = _find_module(course, module, modules_dir)
@@ -81,11 +73,16 @@ def new_dive(
         raise CourseError.at(
             parent.source, None, "the module already has 99 dives.", "Split the module."
         )
-    slug = slugify(title)
-    page_id = _free_id(course, page_id or slug, modules_dir)
-    path = parent.source.parent / "dives" / f"{number:02d}-{slug}.md"
-    _write(path, "scaffold/dive.md.j2", page_id, title, summary, status)
-    return Created(path, Kind.DIVE, number, page_id, status)
+    path = parent.source.parent / "dives" / f"{number:02d}-{slugify(new.title)}.md"
+    return _create(course, modules_dir, new, Kind.DIVE, number, path)
+
+
+def _create(
+    course: Course, modules_dir: Path, new: NewPage, kind: Kind, number: int, path: Path
+) -> Created:
+    page_id = _free_id(course, new.page_id or slugify(new.title), modules_dir)
+    _write(path, f"scaffold/{kind.value}.md.j2", page_id, new.title, new.summary, new.status)
+    return Created(path, kind, number, page_id, new.status)
 
 
 def _load(modules_dir: Path) -> Course:

@@ -7,6 +7,7 @@ so a bad call gets the same error from the model as from a real server.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
@@ -257,7 +258,7 @@ def incr(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 # --- lists ---------------------------------------------------------------------------------
 
 
-def _push(server: Server, argv: list[bytes], left: bool) -> int:
+def _push(server: Server, conn: Connection, argv: list[bytes], *, left: bool) -> int:
     key = argv[1]
     items = server.lookup_write(key, ListValue)
     if left:
@@ -268,17 +269,13 @@ def _push(server: Server, argv: list[bytes], left: bool) -> int:
     return len(items)
 
 
-@command("lpush", -3, "write denyoom fast", "write list fast")
-def lpush(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    return _push(server, argv, left=True)
+for _name, _left in (("lpush", True), ("rpush", False)):  # one handler, two ends of the list
+    command(_name, -3, "write denyoom fast", "write list fast")(
+        functools.partial(_push, left=_left)
+    )
 
 
-@command("rpush", -3, "write denyoom fast", "write list fast")
-def rpush(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    return _push(server, argv, left=False)
-
-
-def _pop(server: Server, argv: list[bytes], left: bool) -> Any:
+def _pop(server: Server, conn: Connection, argv: list[bytes], *, left: bool) -> Any:
     if len(argv) > 3:
         raise ReplyError(
             f"ERR wrong number of arguments for '{'lpop' if left else 'rpop'}' command"
@@ -299,14 +296,8 @@ def _pop(server: Server, argv: list[bytes], left: bool) -> Any:
     return reply
 
 
-@command("lpop", -2, "write fast", "write list fast")
-def lpop(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    return _pop(server, argv, left=True)
-
-
-@command("rpop", -2, "write fast", "write list fast")
-def rpop(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    return _pop(server, argv, left=False)
+for _name, _left in (("lpop", True), ("rpop", False)):
+    command(_name, -2, "write fast", "write list fast")(functools.partial(_pop, left=_left))
 
 
 def _index_range(start: int, stop: int, length: int) -> tuple[int, int] | None:
@@ -575,8 +566,11 @@ def _in_lex_range(
     )
 
 
-@command("zrange", -4, "readonly", "read sortedset slow")
-def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def _zrange_options(
+    argv: list[bytes], *, by: bool
+) -> tuple[str, bool, bool, tuple[int, int] | None]:
+    """The options after a range's key, min and max: WITHSCORES and LIMIT, and with `by` (ZRANGE)
+    BYSCORE, BYLEX and REV. Returns (mode, rev, withscores, limit)."""
     mode, rev, withscores, limit = "index", False, False, None
     index = 4
     while index < len(argv):
@@ -586,15 +580,21 @@ def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
         elif option == b"limit" and index + 2 < len(argv):
             limit = (parse_int(argv[index + 1]), parse_int(argv[index + 2]))
             index += 2
-        elif option == b"byscore" and mode == "index":
+        elif by and option == b"byscore" and mode == "index":
             mode = "score"
-        elif option == b"bylex" and mode == "index":
+        elif by and option == b"bylex" and mode == "index":
             mode = "lex"
-        elif option == b"rev" and not rev:
+        elif by and option == b"rev" and not rev:
             rev = True
         else:
             raise syntax_error()
         index += 1
+    return mode, rev, withscores, limit
+
+
+@command("zrange", -4, "readonly", "read sortedset slow")
+def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+    mode, rev, withscores, limit = _zrange_options(argv, by=True)
     if limit is not None and mode == "index":
         raise ReplyError(
             "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
@@ -606,18 +606,7 @@ def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 @command("zrangebyscore", -4, "readonly", "read sortedset slow")
 def zrangebyscore(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    withscores, limit = False, None
-    index = 4
-    while index < len(argv):
-        option = argv[index].lower()
-        if option == b"withscores":
-            withscores = True
-        elif option == b"limit" and index + 2 < len(argv):
-            limit = (parse_int(argv[index + 1]), parse_int(argv[index + 2]))
-            index += 2
-        else:
-            raise syntax_error()
-        index += 1
+    _, _, withscores, limit = _zrange_options(argv, by=False)
     return zrange_generic(server, argv[1], argv[2], argv[3], "score", False, limit, withscores)
 
 

@@ -32,55 +32,42 @@ def split_args(line: str) -> list[bytes]:
         if index >= length:
             return args
         current = bytearray()
-        in_double = in_single = False
+        quoted = ""  # the quote an argument is inside: '"', "'" or none
         while True:
             char = line[index] if index < length else ""
             following = line[index + 1] if index + 1 < length else ""
-            if in_double:
-                if (
-                    char == "\\"
-                    and following == "x"
-                    and index + 3 < length
-                    and line[index + 2] in _HEX
-                    and line[index + 3] in _HEX
-                ):
-                    current.append(int(line[index + 2 : index + 4], 16))
-                    index += 3
-                elif char == "\\" and following:
-                    index += 1
-                    current += _ESCAPES.get(following, following).encode()
-                elif char == '"':
-                    if following and not following.isspace():
-                        raise ParseError(INVALID)
-                    index += 1
-                    break
-                elif not char:
+            if quoted == '"' and char == "\\" and following == "x" and _hex_at(line, index + 2):
+                current.append(int(line[index + 2 : index + 4], 16))
+                index += 3
+            elif quoted == '"' and char == "\\" and following:
+                index += 1
+                current += _ESCAPES.get(following, following).encode()
+            elif quoted == "'" and char == "\\" and following == "'":
+                index += 1
+                current += b"'"
+            elif quoted and char == quoted:
+                # A closing quote ends the argument, and only a space may follow it.
+                if following and not following.isspace():
                     raise ParseError(INVALID)
-                else:
-                    current += char.encode()
-            elif in_single:
-                if char == "\\" and following == "'":
-                    index += 1
-                    current += b"'"
-                elif char == "'":
-                    if following and not following.isspace():
-                        raise ParseError(INVALID)
-                    index += 1
-                    break
-                elif not char:
-                    raise ParseError(INVALID)
-                else:
-                    current += char.encode()
+                index += 1
+                break
+            elif quoted and not char:
+                raise ParseError(INVALID)
+            elif quoted:
+                current += char.encode()
             elif char in ("", " ", "\n", "\r", "\t"):
                 break
-            elif char == '"':
-                in_double = True
-            elif char == "'":
-                in_single = True
+            elif char in ('"', "'"):
+                quoted = char
             else:
                 current += char.encode()
             index += 1
         args.append(bytes(current))
+
+
+def _hex_at(line: str, index: int) -> bool:
+    """Two hex digits at `index`: a \\xHH escape inside double quotes."""
+    return index + 1 < len(line) and line[index] in _HEX and line[index + 1] in _HEX
 
 
 def quote(data: bytes) -> str:
