@@ -258,6 +258,18 @@ def split_known(messages: list[VnuMessage]) -> tuple[list[VnuMessage], list[VnuM
 # -- axe --------------------------------------------------------------------------------------
 
 
+# The theme's two colour schemes, as `data-md-color-scheme` names them (mkdocs.yml's palette).
+PALETTES = ("default", "slate")
+
+
+def switch_palette(page: Any, scheme: str) -> None:
+    """Use the theme's palette toggle in the header, as a reader does."""
+    current = page.locator("body").get_attribute("data-md-color-scheme")
+    if current != scheme:
+        page.locator("form[data-md-component=palette] label:visible").click()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == scheme
+
+
 def run_axe(page: Any, include: str | None = None) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now (all rules axe runs by default: WCAG 2.x
     A and AA, and best practices), optionally only inside one CSS selector."""
