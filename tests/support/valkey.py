@@ -105,3 +105,60 @@ class RealValkey:
 
     def client(self) -> RespClient:
         return RespClient(self.socket_path)
+
+
+# -- the command table snapshot (registry/valkey/commands.json) -------------------------------
+
+DOC_FIELDS = ("summary", "since", "group", "complexity", "doc_flags", "deprecated_since")
+DOC_FIELDS += ("replaced_by",)
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, list):
+        return [_text(item) for item in value]
+    return value
+
+
+def _pairs(flat: list[Any]) -> dict[str, Any]:
+    return {str(_text(flat[i])): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+
+
+def command_table(client: RespClient) -> dict[str, Any]:
+    """Every command and subcommand of the server, as the snapshot keeps them: from COMMAND
+    INFO its arity, flags and ACL categories (without the @), from COMMAND DOCS its summary,
+    since, group, complexity, doc flags, deprecated_since and replaced_by."""
+    commands: dict[str, Any] = {}
+
+    def add(info: list[Any], docs: dict[str, Any]) -> None:
+        name = str(_text(info[0]))
+        entry = {
+            "arity": info[1],
+            "flags": sorted(_text(info[2])),
+            "acl": sorted(category.removeprefix("@") for category in _text(info[6])),
+        }
+        for field in DOC_FIELDS:
+            value = _text(docs.get(field))
+            entry[field] = sorted(value or []) if field == "doc_flags" else value
+        commands[name] = entry
+        subdocs = _pairs(docs.get("subcommands") or [])
+        for sub in info[9] if len(info) > 9 else []:
+            add(sub, _pairs(subdocs.get(str(_text(sub[0])), [])))
+
+    for info in client.execute("COMMAND", "INFO"):
+        docs = _pairs(client.execute("COMMAND", "DOCS", info[0]))
+        add(info, _pairs(docs.get(str(_text(info[0])), [])))
+    version = _pairs_of_info(client.execute("INFO", "server"))
+    return {
+        "server": {"valkey_version": version["valkey_version"]},
+        "commands": dict(sorted(commands.items())),
+    }
+
+
+def _pairs_of_info(reply: bytes) -> dict[str, str]:
+    return dict(
+        line.split(":", 1)
+        for line in reply.decode().splitlines()
+        if ":" in line and not line.startswith("#")
+    )
