@@ -198,13 +198,29 @@ def test_pyodide_runtime_missing(project: Path, good_site: GoodSite) -> None:
     assert "scripts/setup" in message
 
 
-def test_workbox_missing(project: Path, good_site: GoodSite) -> None:
-    """node_modules has Pyodide but not Workbox's build tools: the offline worker cannot be
-    made, so the build stops before the new site replaces the old one."""
+def _node_modules_with(project: Path, *packages: str) -> None:
+    """The project's node_modules holds only these packages of the repository's."""
     node_modules = project / "node_modules"
     node_modules.unlink()  # copy_project links the repository's
     node_modules.mkdir()
-    (node_modules / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide")
+    for package in packages:
+        (node_modules / package).parent.mkdir(parents=True, exist_ok=True)
+        (node_modules / package).symlink_to(ROOT / "node_modules" / package)
+
+
+def test_esbuild_missing(project: Path, good_site: GoodSite) -> None:
+    """node_modules has Pyodide and Workbox but not esbuild: the site's scripts and styles
+    cannot be bundled, so the build stops before the new site replaces the old one."""
+    _node_modules_with(project, "pyodide", "workbox-build")
+    message = assert_build_fails(project, good_site, r"esbuild \(npm\) is missing")
+    assert message.startswith("node_modules/esbuild: "), message
+    assert "Fix: Run scripts/setup" in message
+
+
+def test_workbox_missing(project: Path, good_site: GoodSite) -> None:
+    """node_modules has Pyodide and esbuild but not Workbox's build tools: the offline worker
+    cannot be made, so the build stops before the new site replaces the old one."""
+    _node_modules_with(project, "pyodide", "esbuild", "@esbuild/linux-x64")
     message = assert_build_fails(
         project, good_site, r"Workbox's build tools \(npm workbox-build\) are missing"
     )
