@@ -14,14 +14,15 @@ export default [
   // registration).
   {
     files: ["widgets/**/*.js", "widgets/**/*.mjs"],
+    ignores: ["widgets/duty/worker.mjs"],
     languageOptions: { sourceType: "module", globals: globals.browser },
   },
   // The theme's scripts, which replace its inline ones: classic scripts (document.currentScript).
   { files: ["widgets/theme/*.js"], languageOptions: { sourceType: "script" } },
-  // The duty widget's module worker.
+  // The duty widget's module worker: no document, no window.
   {
     files: ["widgets/duty/worker.mjs"],
-    languageOptions: { globals: { ...globals.worker } },
+    languageOptions: { sourceType: "module", globals: globals.worker },
   },
   // Node's: the build's scripts (Workbox, the memory snapshot, esbuild), the tests' runners, this file.
   {

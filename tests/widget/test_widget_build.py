@@ -7,7 +7,6 @@ import base64
 import hashlib
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -114,18 +113,16 @@ def widgets_folder(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def served(widgets: Path, cache: Path) -> dict[str, bytes]:
-    os.environ[CACHE_ENV] = str(cache)
-    try:
-        found = widget_assets(widgets, ASSETS, [], node_modules=ROOT / "node_modules")
-    finally:
-        del os.environ[CACHE_ENV]
+def served(widgets: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """What the site serves of a widgets folder, by path under it (with a cache of its own)."""
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    found = widget_assets(widgets, ASSETS, [], node_modules=ROOT / "node_modules")
     return {
         site_file.uri.removeprefix(f"{ASSETS}/"): site_file.content or b"" for site_file in found
     }
 
 
-def test_minifying_keeps_what_strings_say(tmp_path: Path) -> None:
+def test_minifying_keeps_what_strings_say(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """esbuild parses what it minifies: a ':' or a '//' inside a string stays as written."""
     widgets = widgets_folder(
         tmp_path / "widgets",
@@ -134,13 +131,15 @@ def test_minifying_keeps_what_strings_say(tmp_path: Path) -> None:
             "theme/b.js": '// a comment\nvar url = "http://example.invalid/a: b"; // trailing\n',
         },
     )
-    site = served(widgets, tmp_path / "cache")
+    site = served(widgets, tmp_path / "cache", monkeypatch)
     assert site["trafikist.css"].decode() == '.a:after{content:"a: b";color:red}\n'
     assert site["a.css"] == site["trafikist.css"]
     assert site["theme/b.js"].decode() == 'var url="http://example.invalid/a: b";\n'
 
 
-def test_a_module_is_bundled_with_what_it_imports_and_keeps_its_name(tmp_path: Path) -> None:
+def test_a_module_is_bundled_with_what_it_imports_and_keeps_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     widgets = widgets_folder(
         tmp_path / "widgets",
         {
@@ -153,7 +152,7 @@ def test_a_module_is_bundled_with_what_it_imports_and_keeps_its_name(tmp_path: P
             "duty/worker.mjs": "self.onmessage = (event) => import(event.data + 'pyodide.mjs');\n",
         },
     )
-    site = served(widgets, tmp_path / "cache")
+    site = served(widgets, tmp_path / "cache", monkeypatch)
     assert "duty/words.mjs" not in site  # inside widget.mjs, not served on its own
     assert 'import("./widget.mjs")' in site["duty/duty.js"].decode()
     widget = site["duty/widget.mjs"].decode()
@@ -161,7 +160,9 @@ def test_a_module_is_bundled_with_what_it_imports_and_keeps_its_name(tmp_path: P
     assert 'import(e.data+"pyodide.mjs")' in site["duty/worker.mjs"].decode().replace(" ", "")
 
 
-def test_esbuild_runs_once_for_the_same_sources(tmp_path: Path, monkeypatch) -> None:
+def test_esbuild_runs_once_for_the_same_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A build that has seen the same sources takes esbuild's output from the cache: no Node."""
     widgets = widgets_folder(tmp_path / "widgets", {"a.css": ".a { color: red; }\n"})
     cache = tmp_path / "cache"
@@ -205,6 +206,11 @@ def test_a_bundle_holds_only_the_widgets_own_sources(tmp_path: Path) -> None:
         tmp_path / "widgets", {"duty/widget.mjs": 'export { a } from "../../elsewhere.mjs";\n'}
     )
     with pytest.raises(CourseError, match=r"bundles \.\./elsewhere\.mjs, which is not a script"):
+        bundle_widgets(widgets, ROOT / "node_modules", cache=tmp_path / "cache")
+    # A module that imports a style would make a second file, which no page would load.
+    (widgets / "duty/widget.mjs").write_text('import "./widget.css";\n', encoding="utf-8")
+    (widgets / "duty/widget.css").write_text(".a { color: red; }\n", encoding="utf-8")
+    with pytest.raises(CourseError, match=r"widget\.mjs: esbuild cannot .* more than one file"):
         bundle_widgets(widgets, ROOT / "node_modules", cache=tmp_path / "cache")
 
 

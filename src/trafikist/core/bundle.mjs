@@ -59,6 +59,9 @@ async function bundle(name) {
     metafile: true,
     plugins: [otherModules],
   });
+  if (result.outputFiles.length !== 1) {
+    throw new Refused(name, "makes more than one file (a script that imports a style?); import scripts only.");
+  }
   // The build's cache is keyed by the sources' bytes: a bundle may hold nothing else.
   const inputs = Object.keys(result.metafile.inputs).map((path) => relative(root, resolve(root, path)).replaceAll("\\", "/"));
   for (const input of inputs) {
