@@ -7,6 +7,7 @@ test_checked_facts.py; here each path a failure takes through an engine is taken
     the course's load   malformed YAML in duties.yml
     the checks          an expectation the model's run refutes
     the duty widget     Pyodide's runtime missing from node_modules
+    the site's files    esbuild missing (its scripts and styles cannot be bundled)
     after the pages     Workbox missing (the offline worker cannot be made)
     the engine          a dead link in a guide page (MkDocs' validation, or Zensical's finish)
 """
@@ -25,6 +26,7 @@ from support.authoring import (
     GoodSite,
     assert_build_fails,
     digest,
+    drop_esbuild,
     drop_workbox,
     empty_node_modules,
     project_with_site,
@@ -69,6 +71,13 @@ def test_the_duty_widget_without_pyodide(project: Path, good_site: GoodSite) -> 
     empty_node_modules(project)
     message = assert_build_fails(project, good_site, r"Pyodide's runtime is missing")
     assert "scripts/setup" in message
+
+
+def test_no_scripts_without_esbuild(project: Path, good_site: GoodSite) -> None:
+    drop_esbuild(project)
+    message = assert_build_fails(project, good_site, r"esbuild \(npm\) is missing")
+    assert message.startswith("node_modules/esbuild: "), message
+    assert "Fix: Run scripts/setup" in message
 
 
 def test_no_offline_worker_without_workbox(project: Path, good_site: GoodSite) -> None:

@@ -20,6 +20,7 @@ from support.authoring import (
     DUTIES,
     MODULE,
     MODULE_04,
+    drop_esbuild,
     drop_workbox,
     empty_node_modules,
     promote_runs,
@@ -193,6 +194,13 @@ CASES = [
         lambda p: empty_node_modules(p),
         r"Pyodide's runtime is missing",
         also=("scripts/setup",),
+    ),
+    Case(
+        "esbuild missing",
+        lambda p: drop_esbuild(p),
+        r"esbuild \(npm\) is missing",
+        Path("node_modules/esbuild"),
+        ("Fix: Run scripts/setup",),
     ),
     Case(
         "Workbox missing",

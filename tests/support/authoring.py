@@ -177,10 +177,23 @@ def empty_node_modules(project: Path) -> None:
     node_modules.mkdir()
 
 
-def drop_workbox(project: Path) -> None:
-    """node_modules has Pyodide but not Workbox's build tools: the offline worker cannot be
-    made, so the build stops before the new site replaces the old one."""
+def node_modules_with(project: Path, *packages: str) -> None:
+    """The project's node_modules holds only these packages of the repository's."""
     node_modules = project / "node_modules"
     node_modules.unlink()  # copy_project links the repository's
     node_modules.mkdir()
-    (node_modules / "pyodide").symlink_to(ROOT / "node_modules" / "pyodide")
+    for package in packages:
+        (node_modules / package).parent.mkdir(parents=True, exist_ok=True)
+        (node_modules / package).symlink_to(ROOT / "node_modules" / package)
+
+
+def drop_workbox(project: Path) -> None:
+    """node_modules has Pyodide and esbuild but not Workbox's build tools: the offline worker
+    cannot be made, so the build stops before the new site replaces the old one."""
+    node_modules_with(project, "pyodide", "esbuild", "@esbuild/linux-x64")
+
+
+def drop_esbuild(project: Path) -> None:
+    """node_modules has Pyodide and Workbox but not esbuild: the site's scripts and styles
+    cannot be bundled, so the build stops before the new site replaces the old one."""
+    node_modules_with(project, "pyodide", "workbox-build")

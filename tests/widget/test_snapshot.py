@@ -35,9 +35,11 @@ from trafikist.model_view.live import canonical_json
 
 ASSETS = "assets/trafikist"
 RUNNER = Path(__file__).with_name("pyodide_node.mjs")
-# A stand-in for Node: it logs its arguments, then writes its third argument (the output file)
-# or fails the way $FAKE_NODE_FAIL says.
+# A stand-in for Node's snapshot script: it logs its arguments, then writes its third argument
+# (the output file) or fails the way $FAKE_NODE_FAIL says. Any other script (the build's esbuild
+# step, trafikist.core.bundle) runs in the real Node.
 FAKE_NODE = """#!/bin/sh
+case "$1" in *snapshot.mjs) ;; *) exec "$REAL_NODE" "$@" ;; esac
 echo "$@" >> "$FAKE_NODE_LOG"
 if [ -n "$FAKE_NODE_FAIL" ]; then echo "some detail" >&2; echo "$FAKE_NODE_FAIL" >&2; exit 1; fi
 printf 'snapshot of %s' "$(basename "$3")" | gzip > "$4"
@@ -54,6 +56,7 @@ def fake_node(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script.chmod(0o755)
     log = tmp_path / "node.log"
     log.touch()
+    monkeypatch.setenv("REAL_NODE", shutil.which("node") or "node")
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("FAKE_NODE_LOG", str(log))
     monkeypatch.delenv("FAKE_NODE_FAIL", raising=False)

@@ -7,6 +7,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -17,7 +18,9 @@ import yaml
 
 from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
 from trafikist.base.errors import CourseError
-from trafikist.core.minify import minify_css, minify_js
+from trafikist.core.assets import widget_assets
+from trafikist.core.bundle import bundle_widgets
+from trafikist.core.diskcache import CACHE_ENV
 from trafikist.core.widget.lock import lock_with_wheel
 from trafikist.core.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
 from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
@@ -31,6 +34,7 @@ PACKAGE = ROOT / "src" / "trafikist"
 MODULE = ROOT / "modules" / "04-blocking-timers-and-the-bus"
 SCENARIOS = sorted((MODULE / "scenarios").glob("*.yml"))
 ASSETS = "assets/trafikist"
+WIDGETS = ROOT / "widgets"
 TABLE = export_command_table(load_registry(resolve_registry_path(None, ROOT)))
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -99,13 +103,115 @@ def test_a_runtime_other_than_the_pinned_one_is_refused(tmp_path: Path) -> None:
         find_pyodide_runtime(tmp_path / "node_modules")
 
 
-def test_minified_page_files_keep_their_code() -> None:
-    js = "// a comment\nconst a = 1;\n\n  if (a) {\n    go(a); // trailing stays\n  }\n"
-    assert minify_js(js) == "const a = 1;\nif (a) {\ngo(a); // trailing stays\n}\n"
-    css = (
-        "/* why */\n.a .b > c { color: red;  margin: 0 1px; }\n@media (max-width: 4em) { .a{x:y} }"
+# -- the served scripts and styles (esbuild) ------------------------------------------------------
+
+
+def widgets_folder(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def served(widgets: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """What the site serves of a widgets folder, by path under it (with a cache of its own)."""
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    found = widget_assets(widgets, ASSETS, [], node_modules=ROOT / "node_modules")
+    return {
+        site_file.uri.removeprefix(f"{ASSETS}/"): site_file.content or b"" for site_file in found
+    }
+
+
+def test_minifying_keeps_what_strings_say(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """esbuild parses what it minifies: a ':' or a '//' inside a string stays as written."""
+    widgets = widgets_folder(
+        tmp_path / "widgets",
+        {
+            "a.css": '/* why */\n.a::after {\n  content: "a: b";\n  color: red;\n}\n',
+            "theme/b.js": '// a comment\nvar url = "http://example.invalid/a: b"; // trailing\n',
+        },
     )
-    assert minify_css(css) == ".a .b>c{color:red;margin:0 1px}@media (max-width:4em){.a{x:y}}\n"
+    site = served(widgets, tmp_path / "cache", monkeypatch)
+    assert site["trafikist.css"].decode() == '.a:after{content:"a: b";color:red}\n'
+    assert site["a.css"] == site["trafikist.css"]
+    assert site["theme/b.js"].decode() == 'var url="http://example.invalid/a: b";\n'
+
+
+def test_a_module_is_bundled_with_what_it_imports_and_keeps_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    widgets = widgets_folder(
+        tmp_path / "widgets",
+        {
+            "duty/duty.js": 'import("./widget.mjs").then((widget) => widget.enhance());\n',
+            "duty/widget.mjs": (
+                'import { words } from "./words.mjs";\n'
+                "export function enhance() {\n  return words();\n}\n"
+            ),
+            "duty/words.mjs": 'export const words = () => "a // b";\n',
+            "duty/worker.mjs": "self.onmessage = (event) => import(event.data + 'pyodide.mjs');\n",
+        },
+    )
+    site = served(widgets, tmp_path / "cache", monkeypatch)
+    assert "duty/words.mjs" not in site  # inside widget.mjs, not served on its own
+    assert 'import("./widget.mjs")' in site["duty/duty.js"].decode()
+    widget = site["duty/widget.mjs"].decode()
+    assert '"a // b"' in widget and "words.mjs" not in widget and "enhance" in widget
+    assert 'import(e.data+"pyodide.mjs")' in site["duty/worker.mjs"].decode().replace(" ", "")
+
+
+def test_esbuild_runs_once_for_the_same_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that has seen the same sources takes esbuild's output from the cache: no Node."""
+    widgets = widgets_folder(tmp_path / "widgets", {"a.css": ".a { color: red; }\n"})
+    cache = tmp_path / "cache"
+    first = bundle_widgets(widgets, ROOT / "node_modules", cache=cache)
+    assert first.made
+    monkeypatch.setattr("shutil.which", lambda name: None)  # no Node from here on
+    again = bundle_widgets(widgets, ROOT / "node_modules", cache=cache)
+    assert not again.made and again.files == first.files
+    (widgets / "a.css").write_text(".a { color: blue; }\n", encoding="utf-8")
+    with pytest.raises(CourseError, match=r"`node` is not on PATH.*Fix: Run scripts/setup"):
+        bundle_widgets(widgets, ROOT / "node_modules", cache=cache)
+
+
+def test_a_missing_esbuild_names_the_set_up_command(tmp_path: Path) -> None:
+    widgets = widgets_folder(tmp_path / "widgets", {"a.css": ".a { color: red; }\n"})
+    with pytest.raises(CourseError) as raised:
+        bundle_widgets(widgets, tmp_path / "node_modules", cache=tmp_path / "cache")
+    message = str(raised.value)
+    assert f"{tmp_path / 'node_modules' / 'esbuild'}: esbuild (npm) is missing" in message
+    assert message.endswith(
+        "Fix: Run scripts/setup (it runs `npm ci`, which installs esbuild from package-lock.json)."
+    )
+
+
+def test_a_script_esbuild_cannot_read_is_reported_at_its_line(tmp_path: Path) -> None:
+    widgets = widgets_folder(
+        tmp_path / "widgets",
+        {"duty/widget.mjs": 'import "./ok.mjs";\n', "duty/ok.mjs": "const a = 1;\nconst = 2;\n"},
+    )
+    with pytest.raises(CourseError) as raised:
+        bundle_widgets(widgets, ROOT / "node_modules", cache=tmp_path / "cache")
+    problem = raised.value.problems[0]
+    assert Path(problem.file) == widgets / "duty/ok.mjs" and problem.line == 2
+    assert "esbuild cannot bundle or minify this file" in problem.what
+
+
+def test_a_bundle_holds_only_the_widgets_own_sources(tmp_path: Path) -> None:
+    """The cache's key hashes widgets/' scripts and styles: a module may import nothing else."""
+    (tmp_path / "elsewhere.mjs").write_text("export const a = 1;\n", encoding="utf-8")
+    widgets = widgets_folder(
+        tmp_path / "widgets", {"duty/widget.mjs": 'export { a } from "../../elsewhere.mjs";\n'}
+    )
+    with pytest.raises(CourseError, match=r"bundles \.\./elsewhere\.mjs, which is not a script"):
+        bundle_widgets(widgets, ROOT / "node_modules", cache=tmp_path / "cache")
+    # A module that imports a style would make a second file, which no page would load.
+    (widgets / "duty/widget.mjs").write_text('import "./widget.css";\n', encoding="utf-8")
+    (widgets / "duty/widget.css").write_text(".a { color: red; }\n", encoding="utf-8")
+    with pytest.raises(CourseError, match=r"widget\.mjs: esbuild cannot .* more than one file"):
+        bundle_widgets(widgets, ROOT / "node_modules", cache=tmp_path / "cache")
 
 
 # -- the controls ---------------------------------------------------------------------------------
@@ -256,6 +362,36 @@ def test_each_duty_carries_its_baked_run_and_the_site_carries_the_runtime(built_
     assert live is not None
     assert live.select_one("input[name=wire][value='4']").has_attr("checked")
     assert live.select_one("label[for=tk-console-input]") is not None
+
+
+def test_the_site_serves_the_widgets_scripts_and_styles_bundled_and_minified(
+    built_site: Path,
+) -> None:
+    """What the pages load is esbuild's: no comments, no indentation, the widget's modules
+    inside widget.mjs, and the imports that must stay imports (the browser tests run them)."""
+    assets = built_site / ASSETS
+    pages_load = ["duty/duty.js", "offline/register.js", "theme/md-globals.js", "trafikist.css"]
+    # Against their sources: widget.mjs is bundled with the two modules it imports, and the
+    # stylesheet joins every style.
+    sources = {
+        "duty/widget.mjs": ["duty/widget.mjs", "duty/controls.mjs", "duty/runner.mjs"],
+        "trafikist.css": [path.relative_to(ROOT / "widgets") for path in WIDGETS.rglob("*.css")],
+    }
+    for name in [*pages_load, "duty/widget.mjs", "duty/worker.mjs", "duty/duty.css"]:
+        text = (assets / name).read_text(encoding="utf-8")
+        size = sum((WIDGETS / part).stat().st_size for part in sources.get(name, [name]))
+        assert len(text) < 0.8 * size, name
+        assert not re.search(r"^\s*//|/\*|^\s", text, re.M), name
+    assert not (assets / "duty/controls.mjs").exists() and not (assets / "duty/runner.mjs").exists()
+    duty = (assets / "duty/duty.js").read_text(encoding="utf-8")
+    assert 'import("./widget.mjs")' in duty
+    widget = (assets / "duty/widget.mjs").read_text(encoding="utf-8")
+    assert "import" not in widget.replace("import.meta", "")  # controls.mjs and runner.mjs are in
+    assert "Changed from the default: " in widget and '"worker.mjs"' in widget
+    worker = (assets / "duty/worker.mjs").read_text(encoding="utf-8")
+    assert '"pyodide.mjs?save-data":"pyodide.mjs"' in worker  # imported at run time, from a URL
+    stylesheet = (assets / "trafikist.css").read_text(encoding="utf-8")
+    assert (assets / "duty/duty.css").read_text(encoding="utf-8") in stylesheet
 
 
 @pytest.mark.slow

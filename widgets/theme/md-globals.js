@@ -19,7 +19,7 @@
     base = base || window.__md_scope;
     try {
       storage.setItem(base.pathname + "." + key, JSON.stringify(value));
-    } catch (error) {
+    } catch {
       // Storage full or disabled: the theme works without remembering.
     }
   }

@@ -2,27 +2,22 @@
 one bundled stylesheet.
 
 An engine adapter adds these to its build (MkDocs as generated files, Zensical by writing them
-into the built site); which files, their addresses and their bytes are decided here.
+into the built site); which files, their addresses and their bytes are decided here. The
+scripts and styles of widgets/ are served as esbuild bundles and minifies them
+(trafikist.core.bundle): module 04's page has a weight budget (at most 1.15 times the same page
+as plain mkdocs-material), and the sources stay readable in widgets/.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from trafikist.core.bundle import STYLE_SUFFIXES, bundle_widgets
 from trafikist.core.files import SiteFile
-from trafikist.core.minify import minify_css, minify_js
 
 # What of widgets/ the site serves (sources such as README files stay out).
 WIDGET_SUFFIXES = {".css", ".js", ".mjs", ".svg", ".woff2", ".json", ".whl"}
 STYLESHEET = "trafikist.css"
-# Files of widgets/ that load with the page, served lighter (module 04's weight budget,
-# trafikist.core.minify): the duty widget's, and the offline worker's registration.
-PAGE_LOAD_FILES = {
-    "duty/duty.js": minify_js,
-    "duty/duty.css": minify_css,
-    "duty/widget.mjs": minify_js,
-    "offline/register.js": minify_js,
-}
 
 
 def stylesheet_uri(assets_path: str) -> str:
@@ -31,31 +26,24 @@ def stylesheet_uri(assets_path: str) -> str:
 
 
 def widget_assets(
-    widgets_dir: Path, assets_path: str, widget_files: list[SiteFile]
+    widgets_dir: Path, assets_path: str, widget_files: list[SiteFile], node_modules: Path
 ) -> list[SiteFile]:
-    """Every file the site serves besides its pages: widgets/, its page-load files lighter, the
-    duty widget's own parts (`widget_files`), and the bundled stylesheet."""
-    files = [
-        _served(path.relative_to(widgets_dir).as_posix(), path, assets_path)
-        for path in sorted(widgets_dir.rglob("*"))
-        if path.is_file() and path.suffix in WIDGET_SUFFIXES
-    ]
+    """Every file the site serves besides its pages: widgets/ (its scripts bundled and its
+    styles minified by esbuild, `node_modules` holding it; a file bundled into a module is not
+    served on its own), the duty widget's own parts (`widget_files`), and the stylesheet.
+    Raises CourseError with the fix when esbuild is missing or refuses a source."""
+    bundle = bundle_widgets(widgets_dir, node_modules)
+    files = []
+    for path in sorted(widgets_dir.rglob("*")):
+        name = path.relative_to(widgets_dir).as_posix()
+        if not path.is_file() or path.suffix not in WIDGET_SUFFIXES or name in bundle.bundled:
+            continue
+        uri = f"{assets_path}/{name}"
+        made = bundle.files.get(name)
+        files.append(SiteFile(uri, source=path) if made is None else SiteFile(uri, content=made))
     files += widget_files
-    files.append(SiteFile(stylesheet_uri(assets_path), content=_stylesheet(widgets_dir)))
+    # widgets/**/*.css in path order, each minified on its own.
+    names = sorted(bundle.files, key=lambda name: name.split("/"))  # as Paths sort
+    styles = [bundle.files[name] for name in names if name.endswith(STYLE_SUFFIXES)]
+    files.append(SiteFile(stylesheet_uri(assets_path), content=b"".join(styles)))
     return files
-
-
-def _served(name: str, path: Path, assets_path: str) -> SiteFile:
-    uri = f"{assets_path}/{name}"
-    minify = PAGE_LOAD_FILES.get(name)
-    if minify is None:
-        return SiteFile(uri, source=path)
-    return SiteFile(uri, content=minify(path.read_text(encoding="utf-8")).encode("utf-8"))
-
-
-def _stylesheet(widgets_dir: Path) -> bytes:
-    """widgets/**/*.css in path order, each lightened."""
-    parts = [
-        minify_css(path.read_text(encoding="utf-8")) for path in sorted(widgets_dir.rglob("*.css"))
-    ]
-    return "\n".join(parts).encode("utf-8")

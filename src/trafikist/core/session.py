@@ -143,7 +143,10 @@ class CourseBuild:
     def site_files(self) -> list[SiteFile]:
         widget_files = self.widget.site_files() if self.widget else []
         return assets.widget_assets(
-            self.path(self.options.widgets_dir), self.options.assets_path, widget_files
+            self.path(self.options.widgets_dir),
+            self.options.assets_path,
+            widget_files,
+            node_modules=self.path(self.options.node_modules),
         )
 
     def finalize_html(self, html: str, page: Page | str, source: Path | str) -> str:

@@ -1,4 +1,11 @@
-"""The widget's controls: their defaults for a scenario, and the model overrides they make.
+"""The widget's controls, defined once: the form the template renders, the data the page's
+script reads, their defaults for a scenario, and the model overrides they make.
+
+`CONTROL_GROUPS` is the one definition. The Jinja template (duties.html.j2) renders the form
+from it; `page_spec()` is the part the page's script needs (each control's key, kind, options
+and wording), which the page carries as a JSON data block, so widgets/duty/controls.mjs
+hard-codes no name, range or sentence. Stdlib only: this module is in the model's wheel and
+runs in Pyodide too (`controls_of`, `overrides_from_controls`).
 
 The page sends the controls as the reader left them; only the ones that differ from the
 scenario's own values become overrides. So an untouched form runs the scenario exactly as the
@@ -7,15 +14,195 @@ build did (no overrides at all), and the live trace equals the baked one.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from trafikist.model.scenario import SWEEP_KINDS, Scenario
 
-# Process kinds whose options a control sets, first one found wins for the default shown.
+# The kinds of control, as the template and widgets/duty/controls.mjs know them:
+SET = "set"  # checkboxes, one per option; the value is the list of the ticked options
+CHOICE = "choice"  # radios, one per option; the value is the chosen option
+SWITCH = "switch"  # one checkbox; the value is true or false
+NUMBER = "number"  # a number field
+FAULT = "fault"  # a client to crash (the scenario's clients) and after which command: {client,
+# after}, or null for no crash
+
+# Process kinds whose options a control sets; the first one found gives the default shown.
 BEAT_KINDS = ("Consumer", "Metronome")
 BATCH_KINDS = ("Consumer", "Metronome", "Pump")
 LIMIT_KINDS = ("Consumer", "Metronome", "Stalled")
-CONTROL_KEYS = ("send", "wire", "reaper", "beat", "batch", "limit", "crash")
+
+
+@dataclass(frozen=True)
+class Range:
+    """A number field's bounds and step, as its HTML attributes say them."""
+
+    low: int | float
+    high: int | float
+    step: int | float
+
+
+@dataclass(frozen=True)
+class Control:
+    """One value of the controls, and the form's fields for it.
+
+    `key` names the value (the controls' JSON the page sends), the field (a fault's two fields
+    are `key-client` and `key-after`) and the shared URL's key. `label` and the options' labels
+    are HTML. `wording` is how the note under the form says a changed value ("Changed from the
+    default: …"): `{}` stands for the value, and a fault's `{client}` and `{after}` for its
+    parts; a set's `none` and a fault's `none` say the empty value, a set's `and` joins its
+    options, a switch says `on` or `off`.
+    """
+
+    key: str
+    kind: str
+    wording: dict[str, str]
+    label: str = ""
+    options: tuple[tuple[int | str, str], ...] = ()  # (value, HTML label), a set's or a choice's
+    range: Range | None = None  # a number field's, or a fault's command number
+    required: bool = False
+    # Where the default comes from: an option of the first process of one of these kinds
+    # (`key` is the option's name), else what the model gives a Consumer. Empty: a default of
+    # its own (`controls_of` says which).
+    kinds: tuple[str, ...] = ()
+    override: str = ""  # the model override it becomes, when not `key`
+    # A fault's: the select's option for no crash, the command number field's label and the
+    # number it shows when there is no crash.
+    none: str = ""
+    after_label: str = ""
+    after_start: int = 1
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The names of its form fields."""
+        return (f"{self.key}-client", f"{self.key}-after") if self.kind == FAULT else (self.key,)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A fieldset of the form: its legend, its controls and the hint under them (HTML)."""
+
+    legend: str
+    controls: tuple[Control, ...]
+    hint: str
+
+
+CONTROL_GROUPS = (
+    Group(
+        "Processes that send",
+        (
+            Control(
+                "send",
+                SET,
+                options=tuple((kind, f"<code>EchoMQ.{kind}</code>") for kind in SWEEP_KINDS),
+                override="processes",
+                wording={"some": "processes {}", "and": " and ", "none": "no process sends"},
+            ),
+        ),
+        "None ticked: no process sends; the scenario's own clients still do.",
+    ),
+    Group(
+        "Connection",
+        (
+            Control(
+                "wire",
+                CHOICE,
+                options=(
+                    (4, "<code>wire: 4</code>, the library's default"),
+                    (6, "<code>wire: 6</code>"),
+                ),
+                wording={"some": "wire: {}"},
+            ),
+        ),
+        "On <code>wire: 6</code> the two sweeps are sent as EMQ.PROMOTE and EMQ.STALLED.CHECK,"
+        " the reaper and the lane claim are refused, and the bus sends Valkey built-ins as on"
+        " <code>wire: 4</code>.",
+    ),
+    Group(
+        "Sweeps",
+        (
+            Control(
+                "reaper",
+                SWITCH,
+                label="reaper on each beat",
+                kinds=BEAT_KINDS,
+                wording={"on": "reaper on", "off": "reaper off"},
+            ),
+            Control(
+                "beat",
+                NUMBER,
+                label="beat, seconds",
+                range=Range(0.1, 60, 0.1),
+                required=True,
+                kinds=BEAT_KINDS,
+                wording={"some": "beat {} s"},
+            ),
+            Control(
+                "batch",
+                NUMBER,
+                label="batch",
+                range=Range(1, 1000, 1),
+                required=True,
+                kinds=BATCH_KINDS,
+                wording={"some": "batch {}"},
+            ),
+            Control(
+                "limit",
+                NUMBER,
+                label="limit",
+                range=Range(1, 1000, 1),
+                required=True,
+                kinds=LIMIT_KINDS,
+                wording={"some": "limit {}"},
+            ),
+        ),
+        "Defaults: a one-second beat and a batch of 100 are the library's; a limit of 100 is"
+        ' <span class="tk-choice" data-choice="intervals">the model\'s own<span'
+        ' class="tk-visually-hidden">, </span><a class="tk-choice__mark"'
+        ' href="id:model-choices#choice-intervals" data-no-badge>model\'s choice</a></span>.',
+    ),
+    Group(
+        "Faults",
+        (
+            Control(
+                "crash",
+                FAULT,
+                label="crash the client",
+                none="no crash",
+                after_label="after its command number",
+                range=Range(0, 1000, 1),
+                override="faults",
+                wording={"some": "{client} crashes after command {after}", "none": "no crash"},
+            ),
+        ),
+        "The client stops between that command and its next one, and never sends again.",
+    ),
+)
+CONTROLS = tuple(control for group in CONTROL_GROUPS for control in group.controls)
+CONTROL_KEYS = tuple(control.key for control in CONTROLS)
+
+
+def page_spec() -> list[dict[str, Any]]:
+    """What the page's script needs of each control, in the form's order (controls.mjs)."""
+    spec = []
+    for control in CONTROLS:
+        entry: dict[str, Any] = {"key": control.key, "kind": control.kind}
+        if control.kind == CHOICE:
+            entry["options"] = [value for value, _ in control.options]
+        if control.kind == FAULT:
+            entry |= {"fields": list(control.fields), "none": control.none}
+            entry["start"] = control.after_start
+        entry["wording"] = control.wording
+        spec.append(entry)
+    return spec
+
+
+def page_spec_json() -> str:
+    """`page_spec()` as the text of a JSON data block in HTML: compact, and with no `<`, `>` or
+    `&`, so no text in it can end the block."""
+    text = json.dumps(page_spec(), ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _first_option(scenario: Scenario, kinds: tuple[str, ...], name: str, default: Any) -> Any:
@@ -34,7 +221,8 @@ def _default_options(kind: str) -> dict[str, Any]:
 
 
 def controls_of(data: dict[str, Any]) -> dict[str, Any]:
-    """The controls' values for a scenario, as the page's form shows them before any change."""
+    """The controls' values for a scenario, as the page's form shows them before any change,
+    and the scenario's clients (the ones a fault may crash)."""
     scenario = Scenario.from_dict(data, source=str(data.get("name", "scenario")))
     consumer = _default_options("Consumer")
     kinds = {process.kind for process in scenario.processes}
@@ -47,18 +235,20 @@ def controls_of(data: dict[str, Any]) -> dict[str, Any]:
                 {"name": f"{process.name}.{n}", "kind": "Metronome"}
                 for n in range(1, process.options["pool"] + 1)
             ]
-    return {
-        "send": [kind for kind in SWEEP_KINDS if kind in kinds],
-        "wire": scenario.processes[0].wire if scenario.processes else 4,
-        "reaper": _first_option(scenario, BEAT_KINDS, "reaper", consumer["reaper"]),
-        "beat": _first_option(scenario, BEAT_KINDS, "beat", consumer["beat"]),
-        "batch": _first_option(scenario, BATCH_KINDS, "batch", consumer["batch"]),
-        "limit": _first_option(scenario, LIMIT_KINDS, "limit", consumer["limit"]),
-        "crash": (
-            {"client": first_fault.client, "after": first_fault.after} if first_fault else None
-        ),
-        "clients": clients,
-    }
+    values: dict[str, Any] = {}
+    for control in CONTROLS:
+        if control.kinds:
+            default = consumer[control.key]
+            values[control.key] = _first_option(scenario, control.kinds, control.key, default)
+        elif control.kind == SET:  # the process kinds the scenario runs
+            values[control.key] = [kind for kind, _ in control.options if kind in kinds]
+        elif control.kind == CHOICE:  # the wire of the scenario's first process
+            values[control.key] = scenario.processes[0].wire if scenario.processes else 4
+        elif control.kind == FAULT:  # the scenario's first fault
+            values[control.key] = (
+                {"client": first_fault.client, "after": first_fault.after} if first_fault else None
+            )
+    return values | {"clients": clients}
 
 
 def overrides_from_controls(
@@ -68,16 +258,16 @@ def overrides_from_controls(
     (`defaults`: `controls_of(data)`, when the caller has it already)."""
     defaults = defaults if defaults is not None else controls_of(data)
     overrides: dict[str, Any] = {}
-    for key in CONTROL_KEYS:
+    for control in CONTROLS:
+        key = control.key
         if key not in controls or _same(controls[key], defaults[key]):
             continue
         value = controls[key]
-        if key == "send":
-            overrides["processes"] = list(value)
-        elif key == "crash":
-            overrides["faults"] = [dict(value)] if value else []
-        else:
-            overrides[key] = value
+        if control.kind == SET:
+            value = list(value)
+        elif control.kind == FAULT:
+            value = [dict(value)] if value else []
+        overrides[control.override or key] = value
     return overrides
 
 

@@ -18,6 +18,7 @@ import markupsafe
 
 import trafikist
 from trafikist.core.files import SiteFile
+from trafikist.core.options import DEFAULTS
 from trafikist.core.widget.bake import BakedRun, bake_duty
 from trafikist.core.widget.lock import lock_with_wheel
 from trafikist.core.widget.runtime import PyodideRuntime, find_pyodide_runtime
@@ -26,13 +27,13 @@ from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Page
 from trafikist.model import MODEL_CHOICES
+from trafikist.model_view.controls import CONTROL_GROUPS, page_spec_json
 from trafikist.registry import Registry, export_command_table
 
 PACKAGE_DIR = Path(trafikist.__file__).resolve().parent  # src/trafikist: the wheel takes its model
 # Where each part goes in the site, under the plugin's assets path (assets/trafikist):
 PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
 MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
-DEFAULT_TIME_LIMIT = 10  # seconds a live run may take before the page stops it
 # The size of every file a first Run may fetch, for the page's progress bar; written with the
 # snapshot, whose size is known only once Node has made it.
 RUN_SIZES_FILE = "run-files.json"
@@ -44,7 +45,7 @@ class DutyWidget:
     node_modules: Path
     assets_path: str = "assets/trafikist"
     pyodide_url: str = ""  # empty: Pyodide is served from the site itself
-    time_limit: int = DEFAULT_TIME_LIMIT
+    time_limit: int = DEFAULTS.run_time_limit  # seconds a live run may take (data-time-limit)
     # Restore Pyodide from a memory snapshot with the model imported (only with the site's own
     # runtime: the snapshot belongs to that exact pyodide.asm.wasm).
     memory_snapshot: bool = True
@@ -106,6 +107,10 @@ class DutyWidget:
             "snapshot": self.snapshot.file_name if self.snapshot else "",
             "wheel": self.wheel.name if self.wheel else "",
             "time_limit": self.time_limit,
+            # The controls' one definition: the template renders the form from it, and the
+            # page carries what its script needs of it as a JSON data block.
+            "groups": CONTROL_GROUPS,
+            "spec": markupsafe.Markup(page_spec_json()),
             "choices": MODEL_CHOICES,
         }
         template = renderer.templates.get_template("duties.html.j2")

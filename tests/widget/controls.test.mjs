@@ -1,0 +1,218 @@
+// The widget's pure parts in Node (node:test), on what the built page carries: its controls'
+// data block, its form's fields and each duty's defaults. tests/widget/test_widget_node.py
+// reads those from module 04's built page and runs this file:
+//
+//   TRAFIKIST_WIDGET_PAGE=page.json node --test tests/widget/controls.test.mjs
+//
+// page.json: {spec, form: [{name, type, value, checked}, …] in the page's order, defaults:
+// {duty id: data-defaults}, timeLimit: data-time-limit}. The assertions are what a reader sees:
+// the note under the controls, the shared URL's query, the status line's words.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import {
+  changes,
+  describe,
+  fieldsFor,
+  fromQuery,
+  readFields,
+  toQuery,
+  valuesFrom,
+  writeFields,
+} from "../../widgets/duty/controls.mjs";
+import { LOAD_LIMIT_S, Runner, progressText } from "../../widgets/duty/runner.mjs";
+
+const page = JSON.parse(readFileSync(process.env.TRAFIKIST_WIDGET_PAGE, "utf8"));
+const { spec } = page;
+
+// The page's form as plain objects (what `form.elements` has), and the glue's two moves on it.
+function form() {
+  const elements = page.form.map((field) => ({ ...field }));
+  return {
+    elements,
+    field: (name, value) => elements.find((field) => field.name === name && (value === undefined || field.value === value)),
+    read: () => valuesFrom(spec, readFields(elements)),
+    write(values, defaults) {
+      const { fields, options } = fieldsFor(spec, values, defaults);
+      for (const [name, list] of Object.entries(options)) this.field(name).options = list;
+      writeFields(elements, fields);
+    },
+  };
+}
+
+// A duty picked: its defaults written into the form, as widget.mjs's place() does.
+function picked(duty, values = null) {
+  const defaults = page.defaults[duty];
+  const shown = form();
+  shown.write(values || defaults, defaults);
+  return { shown, defaults };
+}
+
+const query = (duty, values, defaults) => toQuery(spec, duty, values, defaults).toString();
+const asIs = (defaults) => Object.fromEntries(Object.entries(defaults).filter(([key]) => key !== "clients"));
+
+test("the page's untouched form reads as the first duty's defaults, with nothing to say", () => {
+  const shown = form();
+  const defaults = page.defaults.promote;
+  assert.deepEqual(shown.read(), asIs(defaults));
+  assert.equal(describe(spec, shown.read(), defaults), "");
+  assert.equal(query("promote", shown.read(), defaults), "duty=promote");
+});
+
+test("every duty's defaults go into the form and come back out unchanged", () => {
+  for (const duty of Object.keys(page.defaults)) {
+    const { shown, defaults } = picked(duty);
+    assert.deepEqual(shown.read(), asIs(defaults), duty);
+    assert.deepEqual(changes(spec, shown.read(), defaults), [], duty);
+  }
+});
+
+test("switching the wire says so and puts it in the shared URL", () => {
+  const { shown, defaults } = picked("recover");
+  shown.field("wire", "6").checked = true;
+  shown.field("wire", "4").checked = false;
+  assert.equal(describe(spec, shown.read(), defaults), "Changed from the default: wire: 6.");
+  assert.equal(query("recover", shown.read(), defaults), "duty=recover&wire=6");
+});
+
+test("a shared URL sets the controls, and the note and the URL say what differs", () => {
+  const { defaults } = picked("recover");
+  const shared = new URLSearchParams("duty=recover&wire=6&limit=1&send=Stalled,Pump");
+  const { shown } = picked("recover", fromQuery(spec, shared, defaults));
+  assert.equal(shown.field("wire", "6").checked, true);
+  assert.equal(shown.field("limit").value, "1");
+  assert.equal(shown.field("send", "Pump").checked, true);
+  const values = shown.read();
+  assert.equal(
+    describe(spec, values, defaults),
+    "Changed from the default: processes Pump and Stalled; wire: 6; limit 1.",
+  );
+  assert.equal(query("recover", values, defaults), "duty=recover&send=Pump%2CStalled&wire=6&limit=1");
+});
+
+test("every kind of control has its words and its URL form", () => {
+  const { shown, defaults } = picked("promote");
+  for (const box of shown.elements.filter((field) => field.name === "send")) box.checked = false;
+  shown.field("reaper").checked = false;
+  shown.field("beat").value = "2.5";
+  shown.field("batch").value = "10";
+  shown.field("crash-client").value = "consumer";
+  shown.field("crash-after").value = "3";
+  const values = shown.read();
+  assert.equal(
+    describe(spec, values, defaults),
+    "Changed from the default: no process sends; reaper off; beat 2.5 s; batch 10; consumer crashes after command 3.",
+  );
+  const shared = query("promote", values, defaults);
+  assert.equal(shared, "duty=promote&send=none&reaper=off&beat=2.5&batch=10&crash=consumer%403");
+  // Opened, that URL gives the same controls back.
+  assert.deepEqual(fromQuery(spec, new URLSearchParams(shared), defaults), values);
+});
+
+test("a duty with a crash: its client is offered, and no crash is a change", () => {
+  const { shown, defaults } = picked("reclaim");
+  assert.deepEqual(shown.field("crash-client").options, [["no crash", ""], ["reader-a", "reader-a"], ["reader-b", "reader-b"]]);
+  assert.equal(shown.field("crash-client").value, "reader-a");
+  assert.equal(shown.field("crash-after").value, "2");
+  shown.field("crash-client").value = "";
+  assert.equal(describe(spec, shown.read(), defaults), "Changed from the default: no crash.");
+  assert.equal(query("reclaim", shown.read(), defaults), "duty=reclaim&crash=none");
+});
+
+test("what a shared URL gets wrong stays the default", () => {
+  const defaults = page.defaults.promote;
+  const values = fromQuery(spec, new URLSearchParams("duty=promote&wire=5&beat=soon&crash=nobody@2"), defaults);
+  assert.deepEqual(values, asIs(defaults));
+  assert.equal(describe(spec, values, defaults), "");
+});
+
+// -- the runner ------------------------------------------------------------------------------------
+
+// A stand-in for the module worker: it records what the page sends, and answers as told.
+class FakeWorker {
+  constructor(url, answer) {
+    this.url = url;
+    this.sent = [];
+    this.answer = answer;
+    this.terminated = false;
+  }
+  postMessage(message) {
+    this.sent.push(message);
+    if (message.type !== "boot") queueMicrotask(() => this.answer(this, message));
+  }
+  reply(message) {
+    this.onmessage({ data: message });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+function runner(answer, { runLimit = Number(page.timeLimit), loadLimit } = {}) {
+  const told = { phases: [], progress: [], stopped: 0 };
+  const workers = [];
+  const instance = new Runner({
+    workerUrl: "https://example.invalid/duty/worker.mjs",
+    bootUrls: () => ({ sizes: "run-files.json" }),
+    runLimit: () => runLimit,
+    ...(loadLimit ? { loadLimit: () => loadLimit } : {}),
+    makeWorker: (url) => workers[workers.push(new FakeWorker(url, answer)) - 1],
+    onPhase: (phase, kind) => told.phases.push(`${phase} ${kind}`),
+    onProgress: (loaded, total) => told.progress.push(progressText(loaded, total).text),
+    onStop: () => told.stopped++,
+  });
+  return { instance, told, workers };
+}
+
+test("the page carries the build's run limit, and the load has its own", () => {
+  assert.equal(page.timeLimit, "10");
+  assert.equal(LOAD_LIMIT_S, 120);
+});
+
+test("a run reports its phases and progress, then its result", async () => {
+  const { instance, told, workers } = runner((worker, message) => {
+    worker.reply({ type: "status", id: message.id, phase: "loading" });
+    worker.reply({ type: "progress", loaded: 6.0e6, total: 20.4e6 });
+    worker.reply({ type: "progress", loaded: 20.4e6, total: 20.4e6 });
+    worker.reply({ type: "status", id: message.id, phase: "running" });
+    worker.reply({ type: "result", id: message.id, result: "{}" });
+  });
+  instance.start();
+  const reply = await instance.request({ type: "run", scenario: "s.json", controls: "{}" });
+  assert.equal(reply.type, "result");
+  assert.equal(workers.length, 1);
+  assert.deepEqual(workers[0].sent.map((message) => message.type), ["boot", "run"]);
+  assert.deepEqual(told.phases, ["loading run", "running run"]);
+  assert.deepEqual(told.progress, ["Loading Python and the model · 6.0 of 20.4 MB", "Starting Python…"]);
+  assert.equal(instance.busy, false);
+});
+
+test("the progress bar's words without the files' sizes", () => {
+  assert.deepEqual(progressText(1.25e6, null), { text: "Loading Python and the model · 1.3 of ? MB", starting: false });
+});
+
+test("a run past its time limit is stopped, and the reader told", async () => {
+  const { instance, told, workers } = runner(
+    (worker, message) => worker.reply({ type: "status", id: message.id, phase: "running" }),
+    { runLimit: 0.001 },
+  );
+  await assert.rejects(
+    instance.request({ type: "run", scenario: "s.json", controls: "{}" }),
+    { message: "The run went past its time limit of 0.001 s and was stopped." },
+  );
+  assert.equal(workers[0].terminated, true);
+  assert.equal(told.stopped, 1);
+  assert.equal(instance.busy, false);
+});
+
+test("a console line past the load's limit, a second request, a failed worker", async () => {
+  const { instance, workers } = runner(() => {}, { loadLimit: 0.001 });
+  const line = instance.request({ type: "console", line: "PING" });
+  await assert.rejects(instance.request({ type: "run" }), { message: "A run is still going; wait for it to finish." });
+  await assert.rejects(line, { message: "The command went past its time limit of 0.001 s and was stopped." });
+  const again = instance.request({ type: "console", line: "PING" });
+  assert.equal(workers.length, 2); // a new worker: the first one was stopped
+  workers[1].onerror({ message: "" });
+  await assert.rejects(again, { message: "The worker failed: it could not start." });
+});

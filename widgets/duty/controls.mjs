@@ -1,0 +1,157 @@
+// The duty widget's controls as plain data: no DOM here, so Node tests all of it
+// (tests/widget/controls.test.mjs).
+//
+// `spec` is the page's JSON data block #tk-controls-spec, made from the controls' one
+// definition (trafikist.model_view.controls, page_spec): each control's key, kind ("set",
+// "choice", "switch", "number", "fault"), options and wording, in the form's order. `values`
+// are the controls as the model reads them ({send: ["Consumer"], wire: 4, …, crash: null});
+// `defaults` are a duty's (a run's data-defaults: the same, plus the scenario's `clients`).
+// `fields` are the form's fields as name -> list of strings, what the form holds: a
+// checkbox's or a radio's name lists the values ticked, any other field's its one value.
+
+// -- the form's fields <-> values --------------------------------------------------------------
+
+// The [name, value] pairs of a form's fields (`form.elements`, or objects with the same name,
+// type, value, checked and disabled), as a form submits them: ticked boxes and chosen radios
+// only, and no button.
+export function readFields(elements) {
+  const entries = [];
+  for (const field of elements) {
+    if (!field.name || field.disabled || ["submit", "button", "reset", "fieldset"].includes(field.type)) continue;
+    if ((field.type === "checkbox" || field.type === "radio") && !field.checked) continue;
+    entries.push([field.name, field.value]);
+  }
+  return entries;
+}
+
+// Set a form's fields to `fields` (fieldsFor's): a box or a radio is ticked when its value is
+// listed, any other field takes its name's one value; a field not named keeps its own.
+export function writeFields(elements, fields) {
+  for (const field of elements) {
+    const wanted = field.name ? fields[field.name] : undefined;
+    if (!wanted) continue;
+    if (field.type === "checkbox" || field.type === "radio") field.checked = wanted.includes(field.value);
+    else field.value = wanted[0];
+  }
+}
+
+// The values of the form's fields: `entries` are [name, value] pairs, as readFields (or
+// `new FormData(form)`) gives them (a box without a value attribute gives "on").
+export function valuesFrom(spec, entries) {
+  const fields = new Map();
+  for (const [name, value] of entries) fields.set(name, [...(fields.get(name) || []), String(value)]);
+  const one = (name) => (fields.get(name) || [""])[0];
+  const values = {};
+  for (const control of spec) {
+    const { key } = control;
+    if (control.kind === "set") values[key] = fields.get(key) || [];
+    else if (control.kind === "choice") values[key] = typed(control, one(key));
+    else if (control.kind === "switch") values[key] = fields.has(key);
+    else if (control.kind === "number") values[key] = Number(one(key));
+    else if (control.kind === "fault") {
+      const [client, after] = control.fields;
+      values[key] = one(client) ? { client: one(client), after: Number(one(after)) } : null;
+    }
+  }
+  return values;
+}
+
+// The form's fields for `values`, and the options of each select (a fault's clients are the
+// duty's): {fields: {name: [strings]}, options: {name: [[label, value], …]}}.
+export function fieldsFor(spec, values, defaults) {
+  const fields = {};
+  const options = {};
+  for (const control of spec) {
+    const { key } = control;
+    const value = values[key];
+    if (control.kind === "set") fields[key] = value.map(String);
+    else if (control.kind === "switch") fields[key] = value ? ["on"] : [];
+    else if (control.kind === "fault") {
+      const [client, after] = control.fields;
+      options[client] = [[control.none, ""], ...defaults.clients.map(({ name }) => [name, name])];
+      fields[client] = [value ? value.client : ""];
+      fields[after] = [String(value ? value.after : control.start)];
+    } else fields[key] = [String(value)];
+  }
+  return { fields, options };
+}
+
+// A choice's value has its options' type (wire: the numbers 4 and 6).
+function typed(control, text) {
+  return typeof control.options[0] === "number" ? Number(text) : text;
+}
+
+// -- changes against the defaults --------------------------------------------------------------
+
+// Equal as values: objects compare by sorted keys (the build's JSON sorts them; the form not).
+const canon = (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).sort().map((k) => [k, v[k]]) : v);
+const same = (a, b) => JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+
+// The keys of the controls whose value differs from the default, in the form's order.
+export function changes(spec, values, defaults) {
+  return spec
+    .map((control) => control.key)
+    .filter((key) => key in values && !same(values[key], defaults[key] ?? null));
+}
+
+// -- the shared URL ------------------------------------------------------------------------------
+
+// The query of a shared run: the duty, then each changed control (?duty=recover&wire=6).
+export function toQuery(spec, duty, values, defaults) {
+  const query = new URLSearchParams({ duty });
+  const byKey = new Map(spec.map((control) => [control.key, control]));
+  for (const key of changes(spec, values, defaults)) {
+    const value = values[key];
+    const { kind } = byKey.get(key);
+    if (kind === "set") query.set(key, value.length ? value.join(",") : "none");
+    else if (kind === "switch") query.set(key, value ? "on" : "off");
+    else if (kind === "fault") query.set(key, value ? `${value.client}@${value.after}` : "none");
+    else query.set(key, String(value));
+  }
+  return query;
+}
+
+// The values a shared URL's query sets; what it leaves out, or gets wrong, stays the default.
+export function fromQuery(spec, query, defaults) {
+  const values = {};
+  for (const control of spec) {
+    const { key } = control;
+    const given = query.get(key);
+    values[key] = defaults[key] ?? null;
+    if (given === null) continue;
+    if (control.kind === "set") values[key] = given === "none" ? [] : given.split(",");
+    else if (control.kind === "choice") {
+      if (control.options.includes(typed(control, given))) values[key] = typed(control, given);
+    } else if (control.kind === "switch") values[key] = given === "on";
+    else if (control.kind === "number") {
+      if (Number.isFinite(Number(given))) values[key] = Number(given);
+    } else if (control.kind === "fault") {
+      const crash = /^(.+)@(\d+)$/.exec(given);
+      if (crash && defaults.clients.some((client) => client.name === crash[1])) {
+        values[key] = { client: crash[1], after: Number(crash[2]) };
+      } else if (given === "none") values[key] = null;
+    }
+  }
+  return values;
+}
+
+// -- the reader's words ------------------------------------------------------------------------
+
+// A control's value in the reader's words: its wording, `{}` filled with the value (a fault's
+// `{client}` and `{after}` with its parts).
+export function wording(control, value) {
+  const words = control.wording;
+  const fill = (template, filler) => template.replace(/\{(\w*)\}/g, (_, part) => String(part ? filler[part] : filler));
+  if (control.kind === "set") return value.length ? fill(words.some, value.join(words.and)) : words.none;
+  if (control.kind === "switch") return value ? words.on : words.off;
+  if (control.kind === "fault") return value ? fill(words.some, value) : words.none;
+  return fill(words.some, value);
+}
+
+// The note under the controls: "Changed from the default: wire: 6; limit 1.", or "".
+export function describe(spec, values, defaults) {
+  const keys = new Set(changes(spec, values, defaults));
+  if (!keys.size) return "";
+  const said = spec.filter((control) => keys.has(control.key)).map((control) => wording(control, values[control.key]));
+  return `Changed from the default: ${said.join("; ")}.`;
+}
