@@ -125,7 +125,7 @@ def test_without_node_the_message_says_so(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))  # no worker made yet
-    monkeypatch.setattr("trafikist.core.offline.shutil.which", lambda name: None)
+    monkeypatch.setattr("trafikist.core.npm.shutil.which", lambda name: None)
     with pytest.raises(CourseError) as caught:
         write_offline_worker(site, node_modules=NODE_MODULES, assets_path=ASSETS)
     assert "Node.js is needed" in str(caught.value)

@@ -39,10 +39,13 @@ MODEL_TESTS = [
 # Reader's overrides tried on every scenario that accepts them (a ScenarioError is compared too).
 OVERRIDES = [{"wire": 6}, {"processes": []}, {"beat": 0.5, "reaper": False, "batch": 1}]
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("node") is None or not (ROOT / "node_modules/pyodide/pyodide.mjs").is_file(),
-    reason="needs node and the npm package pyodide: run scripts/setup",
-)
+pytestmark = [
+    pytest.mark.node,
+    pytest.mark.skipif(
+        shutil.which("node") is None or not (ROOT / "node_modules/pyodide/pyodide.mjs").is_file(),
+        reason="needs node and the npm package pyodide: run scripts/setup",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

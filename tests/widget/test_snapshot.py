@@ -154,6 +154,7 @@ def test_a_failure_in_node_is_reported_with_its_last_line(
 # -- the real thing -------------------------------------------------------------------------------
 
 
+@pytest.mark.node
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node: run scripts/setup")
 def test_the_built_snapshot_restores_with_the_model_imported_and_runs_as_baked(
     built_site: Path,

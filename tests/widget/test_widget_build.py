@@ -99,7 +99,7 @@ def test_a_runtime_other_than_the_pinned_one_is_refused(tmp_path: Path) -> None:
         (folder / name).write_text("{}")
     (folder / "package.json").write_text('{"version": "0.1.0"}')
     (tmp_path / "package.json").write_text('{"dependencies": {"pyodide": "314.0.7"}}')
-    with pytest.raises(CourseError, match=r"has Pyodide 0\.1\.0, but package.json pins 314\.0\.7"):
+    with pytest.raises(CourseError, match=r"has pyodide 0\.1\.0, but package.json pins 314\.0\.7"):
         find_pyodide_runtime(tmp_path / "node_modules")
 
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
 from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
+from trafikist.core.npm import installed_version, last_line, run_node, setup_fix
 
 BUNDLE_SCRIPT = Path(__file__).with_name("bundle.mjs")
 # Under widgets/: what the pages load as ES modules, and the module worker.
@@ -42,7 +41,7 @@ SOURCE_SUFFIXES = (*SCRIPT_SUFFIXES, *STYLE_SUFFIXES, ".json")
 TARGET = "es2022"
 NODE_TIMEOUT = 120  # seconds; esbuild takes a few tens of milliseconds
 CACHE_KEEP = 8  # bundles kept in the cache (about 60 KB each)
-SETUP_FIX = "Run scripts/setup (it runs `npm ci`, which installs esbuild from package-lock.json)."
+SETUP_FIX = setup_fix("esbuild")
 
 
 @dataclass(frozen=True)
@@ -101,38 +100,22 @@ def _parsed(data: bytes) -> Bundle:
 
 
 def _run_esbuild(widgets_dir: Path, node_modules: Path, job: dict[str, object]) -> bytes:
-    node = shutil.which("node")
-    if node is None:
-        raise CourseError.at(
-            BUNDLE_SCRIPT,
-            None,
-            "Node.js is needed to bundle and minify the widgets' scripts and styles (esbuild), "
-            "and `node` is not on PATH.",
-            "Run scripts/setup (it installs Node.js and the npm packages).",
-        )
-    command = [node, str(BUNDLE_SCRIPT), str(Path(node_modules).resolve())]
+    doing = "bundling the widgets' scripts and styles (esbuild)"
     job = {**job, "root": str(widgets_dir.resolve())}
-    try:
-        result = subprocess.run(
-            command, input=json.dumps(job).encode(), capture_output=True, timeout=NODE_TIMEOUT
-        )
-    except subprocess.TimeoutExpired:
-        raise CourseError.at(
-            BUNDLE_SCRIPT,
-            None,
-            f"bundling the widgets' scripts and styles took over {NODE_TIMEOUT} s.",
-            f"Check that `node {BUNDLE_SCRIPT.name}` runs on this machine; {SETUP_FIX}",
-        ) from None
+    result = run_node(
+        BUNDLE_SCRIPT,
+        [str(Path(node_modules).resolve())],
+        doing=doing,
+        fix=SETUP_FIX,
+        timeout=NODE_TIMEOUT,
+        stdin=json.dumps(job).encode(),
+        check=False,  # the script's answer names the source esbuild stopped at
+    )
     try:
         answer = json.loads(result.stdout)
     except ValueError:
-        why = result.stderr.decode(errors="replace").strip().splitlines()
-        last = why[-1] if why else f"exit status {result.returncode}"
         raise CourseError.at(
-            BUNDLE_SCRIPT,
-            None,
-            f"bundling the widgets' scripts and styles failed in Node: {last.rstrip('.')}.",
-            SETUP_FIX,
+            BUNDLE_SCRIPT, None, f"{doing} failed in Node: {last_line(result)}.", SETUP_FIX
         ) from None
     if "error" in answer or result.returncode != 0:
         error = answer.get("error") or {}
@@ -150,35 +133,9 @@ def _run_esbuild(widgets_dir: Path, node_modules: Path, job: dict[str, object]) 
 
 def esbuild_version(node_modules: Path) -> str:
     """esbuild's version in node_modules, checked against the pin in package.json."""
-    package = Path(node_modules) / "esbuild" / "package.json"
-    try:
-        version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
-    except (OSError, ValueError, KeyError):
-        raise CourseError.at(
-            package.parent,
-            None,
-            "esbuild (npm) is missing; the build bundles and minifies the widgets' scripts and "
-            "styles with it.",
-            SETUP_FIX,
-        ) from None
-    pin = _pinned(Path(node_modules).parent / "package.json", "esbuild")
-    if pin and pin != version:
-        raise CourseError.at(
-            package,
-            None,
-            f"node_modules has esbuild {version}, but package.json pins {pin}.",
-            SETUP_FIX,
-        )
-    return version
-
-
-def _pinned(package_json: Path, name: str) -> str | None:
-    try:
-        data = json.loads(package_json.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    for section in ("dependencies", "devDependencies"):
-        pin = (data.get(section) or {}).get(name)
-        if pin:
-            return str(pin)
-    return None
+    return installed_version(
+        node_modules,
+        "esbuild",
+        "esbuild (npm) is missing; the build bundles and minifies the widgets' scripts and "
+        "styles with it.",
+    )

@@ -30,8 +30,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +37,7 @@ from urllib.parse import quote
 
 from trafikist.base.errors import CourseError
 from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
+from trafikist.core.npm import installed_version, run_node
 
 WORKER_FILE = "sw.js"
 REGISTER_SCRIPT = "offline/register.js"  # widgets/offline/register.js, under the assets path
@@ -168,38 +167,21 @@ def worker_template(node_modules: Path, assets_path: str, kind: str = "site") ->
 
 
 def _run_workbox(node_modules: Path, assets_path: str, kind: str) -> str:
-    node = shutil.which("node")
-    if node is None:
-        raise CourseError.at(
-            OFFLINE_SCRIPT,
-            None,
-            "Node.js is needed to make the site's service worker (Workbox), and `node` is not "
-            "on PATH.",
-            "Run scripts/setup (it installs Node.js and the npm packages).",
-        )
     with tempfile.TemporaryDirectory(prefix="trafikist-worker-") as scratch:
         out = Path(scratch) / WORKER_FILE
-        command = [node, str(OFFLINE_SCRIPT), kind, str(node_modules.resolve())]
+        arguments = [kind, str(node_modules.resolve())]
         if kind == "site":
-            command += [assets_path.strip("/"), RUN_FILES]
-        command.append(str(out))
-        try:
-            result = subprocess.run(command, capture_output=True, timeout=NODE_TIMEOUT)
-        except subprocess.TimeoutExpired:
+            arguments += [assets_path.strip("/"), RUN_FILES]
+        run_node(
+            OFFLINE_SCRIPT,
+            [*arguments, str(out)],
+            doing="making the site's service worker (Workbox)",
+            fix=SETUP_FIX,
+            timeout=NODE_TIMEOUT,
+        )
+        if not out.is_file():
             raise CourseError.at(
-                OFFLINE_SCRIPT,
-                None,
-                f"making the site's service worker took over {NODE_TIMEOUT} s.",
-                f"Check that `node {OFFLINE_SCRIPT.name}` runs on this machine; {SETUP_FIX}",
-            ) from None
-        if result.returncode != 0 or not out.is_file():
-            why = result.stderr.decode(errors="replace").strip().splitlines()
-            last = why[-1] if why else f"exit status {result.returncode}"
-            raise CourseError.at(
-                OFFLINE_SCRIPT,
-                None,
-                f"making the site's service worker failed in Node: {last.rstrip('.')}.",
-                SETUP_FIX,
+                OFFLINE_SCRIPT, None, "Workbox wrote no service worker.", SETUP_FIX
             )
         code = out.read_text(encoding="utf-8")
     if kind == "site" and (code.count(MANIFEST_TOKEN) != 1 or code.count(BUILD_TOKEN) != 1):
@@ -211,38 +193,12 @@ def _run_workbox(node_modules: Path, assets_path: str, kind: str) -> str:
 
 def _workbox_version(node_modules: Path) -> str:
     """workbox-build's version in node_modules, checked against the pin in package.json."""
-    package = node_modules / "workbox-build" / "package.json"
-    try:
-        version = str(json.loads(package.read_text(encoding="utf-8"))["version"])
-    except (OSError, ValueError, KeyError):
-        raise CourseError.at(
-            package.parent,
-            None,
-            "Workbox's build tools (npm workbox-build) are missing; the site's service worker "
-            "is made with them.",
-            SETUP_FIX,
-        ) from None
-    pin = _pinned(node_modules.parent / "package.json", "workbox-build")
-    if pin and pin != version:
-        raise CourseError.at(
-            package,
-            None,
-            f"node_modules has workbox-build {version}, but package.json pins {pin}.",
-            SETUP_FIX,
-        )
-    return version
-
-
-def _pinned(package_json: Path, name: str) -> str | None:
-    try:
-        data = json.loads(package_json.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    for section in ("dependencies", "devDependencies"):
-        pin = (data.get(section) or {}).get(name)
-        if pin:
-            return str(pin)
-    return None
+    return installed_version(
+        node_modules,
+        "workbox-build",
+        "Workbox's build tools (npm workbox-build) are missing; the site's service worker is "
+        "made with them.",
+    )
 
 
 def _file_digests(site_dir: Path) -> dict[str, tuple[str, int]]:

@@ -445,16 +445,23 @@ def zadd(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return added + updated if b"ch" in options else added
 
 
-@command("zrem", -3, "write fast", "write sortedset fast")
-def zrem(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def _remove_each(
+    server: Server, argv: list[bytes], kind: type, remove: Callable[[Any, bytes], bool]
+) -> int:
+    """ZREM's and HDEL's shape: remove each named item of the key's value; the count removed."""
     key = argv[1]
-    zset = server.lookup(key, ZSet)
-    if zset is None:
+    found = server.lookup(key, kind)
+    if found is None:
         return 0
     server.dirty.add(key)
-    removed = sum(1 for member in argv[2:] if zset.remove(member))
-    server.drop_if_empty(key, zset)
+    removed = sum(1 for item in argv[2:] if remove(found, item))
+    server.drop_if_empty(key, found)
     return removed
+
+
+@command("zrem", -3, "write fast", "write sortedset fast")
+def zrem(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+    return _remove_each(server, argv, ZSet, lambda zset, member: zset.remove(member))
 
 
 @command("zscore", 3, "readonly fast", "read sortedset fast")
@@ -642,14 +649,9 @@ def hgetall(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 @command("hdel", -3, "write fast", "write hash fast")
 def hdel(server: Server, conn: Connection, argv: list[bytes]) -> Any:
-    key = argv[1]
-    fields = server.lookup(key, HashValue)
-    if fields is None:
-        return 0
-    server.dirty.add(key)
-    removed = sum(1 for field in argv[2:] if fields.pop(field, None) is not None)
-    server.drop_if_empty(key, fields)
-    return removed
+    return _remove_each(
+        server, argv, HashValue, lambda fields, field: fields.pop(field, None) is not None
+    )
 
 
 # --- pub/sub -------------------------------------------------------------------------------

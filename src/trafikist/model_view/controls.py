@@ -88,6 +88,13 @@ class Group:
     hint: str
 
 
+def _number(key: str, label: str, bounds: Range, kinds: tuple[str, ...], word: str) -> Control:
+    """A required number field whose default is an option of the first process of `kinds`."""
+    return Control(
+        key, NUMBER, label=label, range=bounds, required=True, kinds=kinds, wording={"some": word}
+    )
+
+
 CONTROL_GROUPS = (
     Group(
         "Processes that send",
@@ -129,33 +136,9 @@ CONTROL_GROUPS = (
                 kinds=BEAT_KINDS,
                 wording={"on": "reaper on", "off": "reaper off"},
             ),
-            Control(
-                "beat",
-                NUMBER,
-                label="beat, seconds",
-                range=Range(0.1, 60, 0.1),
-                required=True,
-                kinds=BEAT_KINDS,
-                wording={"some": "beat {} s"},
-            ),
-            Control(
-                "batch",
-                NUMBER,
-                label="batch",
-                range=Range(1, 1000, 1),
-                required=True,
-                kinds=BATCH_KINDS,
-                wording={"some": "batch {}"},
-            ),
-            Control(
-                "limit",
-                NUMBER,
-                label="limit",
-                range=Range(1, 1000, 1),
-                required=True,
-                kinds=LIMIT_KINDS,
-                wording={"some": "limit {}"},
-            ),
+            _number("beat", "beat, seconds", Range(0.1, 60, 0.1), BEAT_KINDS, "beat {} s"),
+            _number("batch", "batch", Range(1, 1000, 1), BATCH_KINDS, "batch {}"),
+            _number("limit", "limit", Range(1, 1000, 1), LIMIT_KINDS, "limit {}"),
         ),
         "Defaults: a one-second beat and a batch of 100 are the library's; a limit of 100 is"
         ' <span class="tk-choice" data-choice="intervals">the model\'s own<span'

@@ -6,6 +6,7 @@ Python. The last run's Simulation is kept: the console talks to its server.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -16,7 +17,6 @@ from trafikist.model_view.draw import render_result_html, summarize
 
 _last: Simulation | None = None
 _last_trace = ""
-_scenarios: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
 CHOICE_IDS = tuple(choice.id for choice in MODEL_CHOICES)
 
 
@@ -33,14 +33,12 @@ def result_of(trace: dict[str, Any]) -> dict[str, str]:
     }
 
 
+@functools.lru_cache(maxsize=16)  # the page's few scenario files (the model has no base layer)
 def _scenario(scenario_file: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The scenario of a site file and its controls' defaults, parsed once per file: a warm
     run should spend its milliseconds on the model, not on reading the same JSON again."""
-    found = _scenarios.get(scenario_file)
-    if found is None:
-        data = json.loads(scenario_file)["scenario"]
-        found = _scenarios[scenario_file] = (data, controls_of(data))
-    return found
+    data = json.loads(scenario_file)["scenario"]
+    return data, controls_of(data)
 
 
 def run(scenario_file: str, controls_json: str = "") -> str:

@@ -6,11 +6,11 @@ package is the core runtime only (no package wheels, no micropip); the browser n
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
+from trafikist.core.npm import installed_version, setup_fix
 
 RUNTIME_FILES = (
     "pyodide.mjs",  # the loader, imported by the widget's module worker
@@ -19,7 +19,7 @@ RUNTIME_FILES = (
     "python_stdlib.zip",  # the standard library (about 2.5 MB)
     "pyodide-lock.json",  # the package index the site's own lock file extends
 )
-SETUP_FIX = "Run scripts/setup (it runs `npm ci`, which installs Pyodide from package-lock.json)."
+SETUP_FIX = setup_fix("pyodide")
 
 
 @dataclass(frozen=True)
@@ -48,32 +48,5 @@ def find_pyodide_runtime(node_modules: Path) -> PyodideRuntime:
             "from the site.",
             SETUP_FIX,
         )
-    version = str(_read_json(folder / "package.json").get("version", ""))
-    pinned = _pinned_version(node_modules.parent / "package.json")
-    if pinned and pinned != version:
-        raise CourseError.at(
-            folder / "package.json",
-            None,
-            f"node_modules has Pyodide {version}, but package.json pins {pinned}.",
-            SETUP_FIX,
-        )
+    version = installed_version(node_modules, "pyodide", "Pyodide's package.json is missing.")
     return PyodideRuntime(folder=folder, version=version)
-
-
-def _pinned_version(package_json: Path) -> str | None:
-    if not package_json.is_file():
-        return None
-    data = _read_json(package_json)
-    for section in ("dependencies", "devDependencies"):
-        pin = (data.get(section) or {}).get("pyodide")
-        if pin:
-            return str(pin)
-    return None
-
-
-def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise CourseError.at(path, None, f"cannot be read as JSON ({error}).", SETUP_FIX) from None
-    return data if isinstance(data, dict) else {}
