@@ -92,11 +92,12 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             warn=lambda problem: log.warning(str(problem)),
             markdown=self.markdown,
         )
+        # Before the course loads: a failed load under serve still renders the theme's pages.
+        config.extra.update(self.build.theme_extra())
         site = _course(self.build.load)
         docs_dir = Path(config.docs_dir)
         validation.install(lambda src_uri: self.build.source_of(src_uri, docs_dir))
         config.markdown_extensions.extend(site.markdown_extensions())
-        config.extra.update(self.build.theme_extra())
         config.nav = self.build.nav(docs_dir)
         config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
         for script in self.build.module_scripts():
