@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT, build_leftovers, edit, site_build
+from support import build_leftovers, edit, site_build
 from support.authoring import (
     ABORTED,
     DUTIES,
@@ -36,11 +36,9 @@ GUIDE = Path("docs/authoring.md")
 
 
 @pytest.fixture(scope="session")
-def good_site(engine: str, tmp_path_factory: pytest.TempPathFactory) -> GoodSite:
-    site = tmp_path_factory.mktemp(f"good-{engine}") / "site"
-    result = site_build(engine, ROOT, site)
-    assert result.returncode == 0, result.stderr
-    return GoodSite(site=site, files=digest(site), engine=engine)
+def good_site(engine: str, built_site: Path) -> GoodSite:
+    """The course's strict build (the session's, read only: each test copies it)."""
+    return GoodSite(site=built_site, files=digest(built_site), engine=engine)
 
 
 @pytest.fixture

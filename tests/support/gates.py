@@ -260,6 +260,9 @@ def split_known(messages: list[VnuMessage]) -> tuple[list[VnuMessage], list[VnuM
 
 # The theme's two colour schemes, as `data-md-color-scheme` names them (mkdocs.yml's palette).
 PALETTES = ("default", "slate")
+# What axe reads of a page's colours: all a switch of palette can change, when the page's DOM
+# stays the same (the palette is CSS on the same markup).
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
 def switch_palette(page: Any, scheme: str) -> None:
@@ -270,7 +273,9 @@ def switch_palette(page: Any, scheme: str) -> None:
     assert page.locator("body").get_attribute("data-md-color-scheme") == scheme
 
 
-def run_axe(page: Any, include: str | None = None) -> list[dict[str, Any]]:
+def run_axe(
+    page: Any, include: str | None = None, rules: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now (all rules axe runs by default: WCAG 2.x
     A and AA, and best practices), optionally only inside one CSS selector."""
     if not page.evaluate("typeof window.axe === 'object'"):
@@ -278,9 +283,11 @@ def run_axe(page: Any, include: str | None = None) -> list[dict[str, Any]]:
         # axe runs on the page as readers get it (a <script> tag would be blocked).
         page.evaluate(_axe_source() + "\n;undefined")
     return page.evaluate(
-        """async (include) => {
+        """async ([include, rules]) => {
           const context = include ? { include: [include] } : document;
-          const result = await axe.run(context, { resultTypes: ["violations"] });
+          const options = { resultTypes: ["violations"] };
+          if (rules.length) options.runOnly = { type: "rule", values: rules };
+          const result = await axe.run(context, options);
           return result.violations.map((v) => ({
             id: v.id,
             impact: v.impact,
@@ -289,7 +296,7 @@ def run_axe(page: Any, include: str | None = None) -> list[dict[str, Any]]:
                                          summary: n.failureSummary })),
           }));
         }""",
-        include,
+        [include, list(rules)],
     )
 
 
