@@ -84,6 +84,7 @@ def test_check_prints_the_build_message_and_exits_1(tmp_path: Path) -> None:
     result = trafikist(project, "check")
     assert result.returncode == 1
     assert result.stderr.startswith(
-        f"{MODULE_04.as_posix()}/module.md:{line}: unknown status 'bilt'. Fix: Use one of"
+        f"{MODULE_04.as_posix()}/module.md:{line}: 'status' is 'bilt', not one of 'built' or "
+        "'planned'. Fix: Write one of 'built' or 'planned'."
     )
     assert "Traceback" not in result.stderr

@@ -71,6 +71,15 @@ def name_a_missing_registry(project: Path) -> None:
     )
 
 
+TIME_LIMIT_FIX = "Fix: Set 'run_time_limit:' under '- trafikist:' to a whole number of seconds"
+
+
+def set_run_time_limit(project: Path, value: str) -> int:
+    """Set the plugin's run_time_limit in mkdocs.yml; the line it is on."""
+    anchor = "      widgets_dir: widgets\n"
+    return edit(project / "mkdocs.yml", anchor, f"{anchor}      run_time_limit: {value}\n") + 1
+
+
 CASES = [
     Case(
         "malformed YAML",
@@ -94,13 +103,14 @@ CASES = [
     Case(
         "missing required field",
         lambda p: drop_summary(p),
-        r"the dive is missing the required field 'summary'\.",
+        r"the dive's front matter is missing the required field 'summary'\. Fix: Add 'summary:'",
         DIVE_01,
     ),
     Case(
         "unknown status",
         lambda p: edit(p / DIVE_02, "status: built\n", "status: draft\n"),
-        r"unknown status 'draft'.*Fix: Use one of: built, planned",
+        r"'status' is 'draft', not one of 'built' or 'planned'\. Fix: Write one of 'built' or "
+        r"'planned'\.",
         DIVE_02,
     ),
     Case(
@@ -143,9 +153,10 @@ CASES = [
     ),
     Case(
         "duty naming an unknown scenario",
-        lambda p: promote_runs(p, "[promote-soon]"),
+        lambda p: promote_runs(p, "[promote-soon]") + 3,  # the scenarios line
         r"the duty 'promote' names an unknown scenario 'promote-soon'\. "
-        r"Fix: Create scenarios/promote-soon\.yml",
+        r"Fix: Create scenarios/promote-soon\.yml beside duties\.yml, or name an existing one "
+        r"\(batch-append, claim-lanes, .*\)\.",
         DUTIES,
     ),
     Case(
@@ -188,6 +199,34 @@ CASES = [
         lambda p: name_a_missing_registry(p),
         r"the registry folder .*no-such-registry .*does not exist.*Fix: .*registry",
         Path("mkdocs.yml"),
+    ),
+    Case(
+        "run time limit of zero",
+        lambda p: set_run_time_limit(p, "0"),
+        r"the trafikist option 'run_time_limit' is 0, outside 1–600 seconds",
+        Path("mkdocs.yml"),
+        (TIME_LIMIT_FIX,),
+    ),
+    Case(
+        "negative run time limit",
+        lambda p: set_run_time_limit(p, "-1"),
+        r"the trafikist option 'run_time_limit' is -1, outside 1–600 seconds",
+        Path("mkdocs.yml"),
+        (TIME_LIMIT_FIX,),
+    ),
+    Case(
+        "run time limit past setTimeout's longest wait",
+        lambda p: set_run_time_limit(p, "3000000"),
+        r"the trafikist option 'run_time_limit' is 3000000, outside 1–600 seconds",
+        Path("mkdocs.yml"),
+        (TIME_LIMIT_FIX,),
+    ),
+    Case(
+        "run time limit that is no number",
+        lambda p: set_run_time_limit(p, "yes"),
+        r"the trafikist option 'run_time_limit' is True, not a number of seconds",
+        Path("mkdocs.yml"),
+        (TIME_LIMIT_FIX,),
     ),
     Case(
         "Pyodide's runtime missing",

@@ -20,7 +20,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from support.html import Node, parse
+from support.html_tree import Node, parse
 from support.transcripts import parse_commands, run_transcript
 from support.valkey import RespClient
 
@@ -69,7 +69,9 @@ CHAIN = (
     "TRA and native values",
 )
 MIN_WORDS, MAX_WORDS = 800, 1500
-TRANSCRIPT_CAPTION = re.compile(r"^valkey-cli against Valkey (?P<version>\d+\.\d+\.\d+) — ")
+TRANSCRIPT_CAPTION = re.compile(
+    r"^the course.s runner against Valkey (?P<version>\d+\.\d+\.\d+) — "
+)
 BANNED_WORDS = re.compile(r"\b(simply|just|easily|obviously|powerful|seamless(ly)?)\b", re.I)
 
 

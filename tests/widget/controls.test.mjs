@@ -14,9 +14,11 @@ import { test } from "node:test";
 import {
   changes,
   describe,
+  dutyOf,
   fieldsFor,
   fromQuery,
   readFields,
+  readQuery,
   toQuery,
   valuesFrom,
   writeFields,
@@ -127,6 +129,62 @@ test("what a shared URL gets wrong stays the default", () => {
   assert.equal(describe(spec, values, defaults), "");
 });
 
+test("a shared URL's wrong values are each named, and stay the default", () => {
+  const promote = page.defaults.promote;
+  const said = (text, defaults = promote) => readQuery(spec, new URLSearchParams(text), defaults);
+  let read = said("duty=promote&beat=-1&batch=99999999");
+  assert.deepEqual(read.values, asIs(promote));
+  assert.deepEqual(read.problems, [
+    "beat \u22121 s is outside 0.1\u201360 s; the default 1 s is used.",
+    "batch 99999999 is outside 1\u20131000; the default 100 is used.",
+  ]);
+  assert.deepEqual(said("duty=promote&beat=").problems, ["beat has no value; the default 1 s is used."]);
+  assert.deepEqual(said("duty=promote&beat=soon&limit=2.5").problems, [
+    "beat 'soon' is not a number; the default 1 s is used.",
+    "limit 2.5 is not a whole number; the default 100 is used.",
+  ]);
+  assert.deepEqual(said("duty=promote&beat=0.15").problems, [
+    "beat 0.15 s is not in steps of 0.1 s from 0.1 s; the default 1 s is used.",
+  ]);
+  read = said("duty=promote&send=pump");
+  assert.deepEqual(read.values.send, promote.send);
+  assert.deepEqual(read.problems, [
+    `send 'pump' is not a process kind (Consumer, Metronome, Pump, Stalled, StreamConsumer); the default (processes ${promote.send.join(" and ")}) is used.`,
+  ]);
+  read = said("duty=promote&send=pump,Pump&wire=5&reaper=maybe");
+  assert.deepEqual(read.values.send, ["Pump"]);
+  assert.deepEqual(read.problems, [
+    "send 'pump' is not a process kind (Consumer, Metronome, Pump, Stalled, StreamConsumer); it is left out.",
+    "wire '5' is not a wire the model speaks (4, 6); the default 4 is used.",
+    `reaper 'maybe' is neither on nor off; the default (reaper ${promote.reaper ? "on" : "off"}) is used.`,
+  ]);
+  const reclaim = page.defaults.reclaim;
+  assert.deepEqual(said("duty=reclaim&crash=nobody@2&batch=5", reclaim).problems, [
+    "crash client 'nobody' is not a client of this duty (reader-a, reader-b); the default (reader-a crashes after command 2) is used.",
+  ]);
+  assert.deepEqual(said("duty=reclaim&crash=reader-b@5000", reclaim).problems, [
+    "crash command 5000 is outside 0\u20131000; the default (reader-a crashes after command 2) is used.",
+  ]);
+  assert.deepEqual(said("duty=reclaim&crash=reader-b", reclaim).problems, [
+    "crash 'reader-b' is neither none nor CLIENT@COMMAND; the default (reader-a crashes after command 2) is used.",
+  ]);
+  // Good values say nothing, whatever the control.
+  read = said("duty=reclaim&crash=reader-b@0&beat=60&batch=1&limit=1000&send=none&reaper=off&wire=6", reclaim);
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(read.values.crash, { client: "reader-b", after: 0 });
+});
+
+test("a shared URL's duty that the page does not have is named", () => {
+  const duties = Object.keys(page.defaults);
+  assert.deepEqual(dutyOf(new URLSearchParams("duty=recover"), duties), { duty: "recover", problem: "" });
+  assert.deepEqual(dutyOf(new URLSearchParams("duty=nope"), duties), {
+    duty: null,
+    problem: "duty 'nope' is not a duty of this page; the first duty is shown.",
+  });
+  const long = "x".repeat(300);
+  assert.ok(dutyOf(new URLSearchParams(`duty=${long}`), duties).problem.length < 120, "a long value is cut short");
+});
+
 // -- the runner ------------------------------------------------------------------------------------
 
 // A stand-in for the module worker: it records what the page sends, and answers as told.
@@ -210,9 +268,61 @@ test("a console line past the load's limit, a second request, a failed worker", 
   const { instance, workers } = runner(() => {}, { loadLimit: 0.001 });
   const line = instance.request({ type: "console", line: "PING" });
   await assert.rejects(instance.request({ type: "run" }), { message: "A run is still going; wait for it to finish." });
-  await assert.rejects(line, { message: "The command went past its time limit of 0.001 s and was stopped." });
+  await assert.rejects(line, {
+    message: "Python did not start within its time limit of 0.001 s and was stopped. A new Run tries again.",
+    stopped: true,
+  });
   const again = instance.request({ type: "console", line: "PING" });
   assert.equal(workers.length, 2); // a new worker: the first one was stopped
   workers[1].onerror({ message: "" });
-  await assert.rejects(again, { message: "The worker failed: it could not start." });
+  await assert.rejects(again, {
+    message: "Python could not start: its worker (worker.mjs) could not be loaded (offline?). A new Run tries again.",
+  });
+});
+
+test("a console command that runs past the run's limit is stopped, and the next one starts anew", async () => {
+  let answered = 0;
+  const { instance, told, workers } = runner(
+    (worker, message) => {
+      worker.reply({ type: "status", id: message.id, phase: "running" });
+      if (answered++ > 0) worker.reply({ type: "reply", id: message.id, text: "PONG" });
+    },
+    { runLimit: 0.001 },
+  );
+  await assert.rejects(instance.request({ type: "console", line: "LRANGE big 0 -1" }), {
+    message: "The command went past its time limit of 0.001 s and was stopped.",
+    stopped: true,
+  });
+  assert.equal(workers[0].terminated, true);
+  assert.equal(told.stopped, 1);
+  const reply = await instance.request({ type: "console", line: "PING", scenario: "s.json", controls: "{}" });
+  assert.equal(reply.text, "PONG");
+  assert.equal(workers.length, 2);
+  assert.equal(workers[1].sent.at(-1).scenario, "s.json"); // the new worker runs the last Run first
+});
+
+test("a boot that fails is told at once, and the next request starts a new worker", async () => {
+  let boots = 0;
+  const { instance, told, workers } = runner((worker, message) => {
+    if (boots++ === 0) {
+      worker.reply({ type: "error", id: message.id, boot: true, message: "the file pyodide.asm.wasm could not be fetched (offline?)" });
+    } else worker.reply({ type: "result", id: message.id, result: "{}" });
+  });
+  await assert.rejects(instance.request({ type: "run" }), {
+    message: "Python could not start: the file pyodide.asm.wasm could not be fetched (offline?). A new Run tries again.",
+    stopped: true,
+  });
+  assert.equal(workers[0].terminated, true);
+  assert.equal(told.stopped, 1);
+  assert.equal((await instance.request({ type: "run" })).type, "result");
+  assert.equal(workers.length, 2);
+});
+
+test("a time limit longer than setTimeout can wait does not fire at once", async () => {
+  const { instance, told } = runner((worker, message) => {
+    worker.reply({ type: "status", id: message.id, phase: "running" });
+    setTimeout(() => worker.reply({ type: "result", id: message.id, result: "{}" }), 50);
+  }, { runLimit: 3000000 });
+  assert.equal((await instance.request({ type: "run" })).type, "result");
+  assert.equal(told.stopped, 0);
 });

@@ -233,6 +233,49 @@ def test_the_worker_registers_only_once_a_run_that_is_loading_is_drawn(
     context.close()
 
 
+def test_a_run_pressed_at_once_in_a_private_window_is_kept_offline(site_url: str, browser) -> None:
+    """A fresh context keeps its HTTP cache in memory, as a private window does, and drops the
+    big files (the runtime's WebAssembly, the memory snapshot). A Run pressed before the worker
+    controls the page: once it does, the page asks for that Run's files through it, from the
+    network when the HTTP cache has lost them, so the reload offline still runs; and nothing
+    of that logs an error (no `only-if-cached` miss, ERR_FAILED)."""
+    context = browser.new_context()
+    page = context.new_page()
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(site_url + MODULE_04, wait_until="load")
+    run_and_wait(page)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    section = page.locator(".tk-duties")
+    assert section.get_attribute("data-boot-from") == "network"
+    wait_until(page, "document.querySelector('.tk-duties').hasAttribute('data-kept-offline')")
+    kept = [path for name, paths in caches(page).items() if "-runtime-" in name for path in paths]
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", ".snapshot", ".whl"):
+        assert any(path.endswith(name) for path in kept), (name, kept)
+    assert console_errors == [], console_errors
+
+    context.set_offline(True)
+    page.reload()
+    page.locator("label[for=tk-duty-recover]").click()
+    page.locator("#tk-duty-panel-recover .tk-live input[name=wire][value='6']").check()
+    run_and_wait(page, "#tk-duty-panel-recover")
+    assert section.get_attribute("data-boot-from") == "cache"
+    context.close()
+
+
+def test_a_first_visit_logs_no_error(site_url: str, browser) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(site_url + MODULE_04)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    assert console_errors == [], console_errors
+    context.close()
+
+
 def test_a_reader_who_saves_data_gets_no_cached_run_files(site_url: str, browser) -> None:
     context = browser.new_context()
     context.add_init_script(SAVE_DATA_SCRIPT)

@@ -21,6 +21,7 @@ from trafikist.base.errors import CourseError
 from trafikist.core.assets import widget_assets
 from trafikist.core.bundle import bundle_widgets
 from trafikist.core.diskcache import CACHE_ENV
+from trafikist.core.widget import DutyWidget
 from trafikist.core.widget.lock import lock_with_wheel
 from trafikist.core.widget.runtime import RUNTIME_FILES, find_pyodide_runtime
 from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
@@ -101,6 +102,28 @@ def test_a_runtime_other_than_the_pinned_one_is_refused(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"dependencies": {"pyodide": "314.0.7"}}')
     with pytest.raises(CourseError, match=r"has pyodide 0\.1\.0, but package.json pins 314\.0\.7"):
         find_pyodide_runtime(tmp_path / "node_modules")
+
+
+@pytest.mark.parametrize("limit", [0, -1, 3_000_000, True])
+def test_a_time_limit_the_page_cannot_keep_is_refused_at_its_line(
+    tmp_path: Path, limit: int
+) -> None:
+    """MkDocs checks the plugin's options by type only (0, -1 and 3000000 are ints, and so is
+    True): the widget's build refuses the value before it bakes a run, under either engine,
+    naming the mkdocs.yml beside the modules' folder and the option's line."""
+    (tmp_path / "modules").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: T\nplugins:\n  - trafikist:\n      run_time_limit: 0\n", encoding="utf-8"
+    )
+    widget = DutyWidget(modules_dir=tmp_path / "modules", node_modules=tmp_path, time_limit=limit)
+    with pytest.raises(CourseError) as raised:
+        widget.prepare([], registry=load_registry(resolve_registry_path(None, ROOT)))
+    message = str(raised.value)
+    where = r"^\S*mkdocs\.yml:4: the trafikist option 'run_time_limit' is "
+    assert re.match(where, message), message
+    assert "Fix: Set 'run_time_limit:' under '- trafikist:' to a whole number of" in message
+    good = DutyWidget(modules_dir=tmp_path / "modules", node_modules=tmp_path, time_limit=600)
+    assert not good.prepare([], registry=load_registry(resolve_registry_path(None, ROOT))).live
 
 
 # -- the served scripts and styles (esbuild) ------------------------------------------------------

@@ -111,29 +111,118 @@ export function toQuery(spec, duty, values, defaults) {
   return query;
 }
 
-// The values a shared URL's query sets; what it leaves out, or gets wrong, stays the default.
+// The values a shared URL's query sets; what it leaves out stays the default.
 export function fromQuery(spec, query, defaults) {
+  return readQuery(spec, query, defaults).values;
+}
+
+// The values a shared URL's query sets, each checked against the controls' spec (a choice's
+// and a set's options, a number's range and step, the duty's clients), and what the run note
+// says of each value that is wrong: that value stays the default (a set's wrong option is left
+// out), and a sentence names it ("beat −1 s is outside 0.1–60 s; the default 1 s is used.").
+export function readQuery(spec, query, defaults) {
   const values = {};
+  const problems = [];
   for (const control of spec) {
     const { key } = control;
     const given = query.get(key);
-    values[key] = defaults[key] ?? null;
+    const fallback = defaults[key] ?? null;
+    values[key] = fallback;
     if (given === null) continue;
-    if (control.kind === "set") values[key] = given === "none" ? [] : given.split(",");
-    else if (control.kind === "choice") {
-      if (control.options.includes(typed(control, given))) values[key] = typed(control, given);
-    } else if (control.kind === "switch") values[key] = given === "on";
-    else if (control.kind === "number") {
-      if (Number.isFinite(Number(given))) values[key] = Number(given);
+    const wrong = (what) => problems.push(`${what}; the default ${defaultWords(control, fallback)} is used.`);
+    if (given.trim() === "") {
+      wrong(`${key} has no value`);
+      continue;
+    }
+    if (control.kind === "set") {
+      if (given === "none") {
+        values[key] = [];
+        continue;
+      }
+      // An option the set does not have is left out; when none is left, the default stays.
+      const kept = [];
+      const unknown = [];
+      for (const item of given.split(",")) {
+        if (!control.options.includes(item)) unknown.push(`${key} ${quoted(item)} is not ${control.wording.what}`);
+        else if (!kept.includes(item)) kept.push(item);
+      }
+      const options = ` (${control.options.join(", ")})`;
+      if (!kept.length) wrong(unknown.join("; ") + options);
+      else {
+        values[key] = kept;
+        for (const what of unknown) problems.push(`${what}${options}; it is left out.`);
+      }
+    } else if (control.kind === "choice") {
+      const value = typed(control, given);
+      if (control.options.includes(value)) values[key] = value;
+      else wrong(`${key} ${quoted(given)} is not ${control.wording.what} (${control.options.join(", ")})`);
+    } else if (control.kind === "switch") {
+      if (given === "on" || given === "off") values[key] = given === "on";
+      else wrong(`${key} ${quoted(given)} is neither on nor off`);
+    } else if (control.kind === "number") {
+      const value = Number(given);
+      const off = offRange(control.range, value);
+      if (!off) values[key] = value;
+      else if (off === "nan") wrong(`${key} ${quoted(given)} is not a number`);
+      else wrong(`${fill(control.wording.some, shown(value))} ${offWords(off, control.range, control.wording.value)}`);
     } else if (control.kind === "fault") {
-      const crash = /^(.+)@(\d+)$/.exec(given);
-      if (crash && defaults.clients.some((client) => client.name === crash[1])) {
-        values[key] = { client: crash[1], after: Number(crash[2]) };
-      } else if (given === "none") values[key] = null;
+      if (given === "none") {
+        values[key] = null;
+        continue;
+      }
+      const at = given.lastIndexOf("@");
+      const client = given.slice(0, at);
+      const after = Number(given.slice(at + 1));
+      const off = offRange(control.range, after);
+      const clients = defaults.clients.map(({ name }) => name);
+      if (at < 1 || at === given.length - 1 || off === "nan") {
+        wrong(`${key} ${quoted(given)} is neither none nor CLIENT@COMMAND`);
+      } else if (!clients.includes(client)) {
+        wrong(`${key} client ${quoted(client)} is not ${control.wording.what} (${clients.join(", ") || "none"})`);
+      } else if (off) {
+        wrong(`${key} ${fill(control.wording.after, shown(after))} ${offWords(off, control.range, "{}")}`);
+      } else {
+        values[key] = { client, after };
+      }
     }
   }
-  return values;
+  return { values, problems };
 }
+
+// The duty a shared URL names, among the page's duties that run (`duties`, their ids), and
+// what the run note says when it names none of them: {duty: id or null, problem}.
+export function dutyOf(query, duties) {
+  const given = query.get("duty");
+  if (given === null || duties.includes(given)) return { duty: given, problem: "" };
+  return { duty: null, problem: `duty ${quoted(given)} is not a duty of this page; the first duty is shown.` };
+}
+
+// Why a number is not a value of `range` ({low, high, step}, as the form's own check reads its
+// min, max and step): "nan", "outside", "step", or "" when it is one.
+function offRange({ low, high, step }, value) {
+  if (!Number.isFinite(value)) return "nan";
+  if (value < low || value > high) return "outside";
+  const steps = (value - low) / step;
+  return Math.abs(steps - Math.round(steps)) > 1e-7 ? "step" : "";
+}
+
+function offWords(off, { low, high, step }, words) {
+  if (off === "outside") return `is outside ${fill(words, `${shown(low)}\u2013${shown(high)}`)}`;
+  if (step === 1 && Number.isInteger(low)) return "is not a whole number";
+  return `is not in steps of ${fill(words, shown(step))} from ${fill(words, shown(low))}`;
+}
+
+// A control's default as the run note says it: "1 s", "4", "(reaper on)", "(no crash)".
+function defaultWords(control, value) {
+  if (control.kind === "number") return fill(control.wording.value, shown(value));
+  if (control.kind === "choice") return String(value);
+  return `(${wording(control, value)})`;
+}
+
+// A number as the reader reads it (a minus sign, not a hyphen), and a URL's text in quotes,
+// cut short when it is long.
+const shown = (number) => String(number).replace(/^-/, "\u2212");
+const quoted = (text) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 
 // -- the reader's words ------------------------------------------------------------------------
 
@@ -141,11 +230,15 @@ export function fromQuery(spec, query, defaults) {
 // `{client}` and `{after}` with its parts).
 export function wording(control, value) {
   const words = control.wording;
-  const fill = (template, filler) => template.replace(/\{(\w*)\}/g, (_, part) => String(part ? filler[part] : filler));
   if (control.kind === "set") return value.length ? fill(words.some, value.join(words.and)) : words.none;
   if (control.kind === "switch") return value ? words.on : words.off;
   if (control.kind === "fault") return value ? fill(words.some, value) : words.none;
   return fill(words.some, value);
+}
+
+// `template` with `{}` filled with `filler`, and `{part}` with that part of it.
+function fill(template, filler) {
+  return template.replace(/\{(\w*)\}/g, (_, part) => String(part ? filler[part] : filler));
 }
 
 // The note under the controls: "Changed from the default: wire: 6; limit 1.", or "".

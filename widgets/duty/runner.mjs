@@ -6,6 +6,9 @@
 // Seconds Pyodide may take to load before the page stops it (a run has its own limit, the
 // build's run_time_limit, which the page carries in data-time-limit).
 export const LOAD_LIMIT_S = 120;
+// setTimeout's longest wait (a longer one fires at once); the build keeps run_time_limit far
+// below it (1 to 600 s, trafikist.core.options).
+const LONGEST_MS = 2 ** 31 - 1;
 
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
@@ -23,6 +26,10 @@ export function progressText(loaded, total) {
 //   onProgress(loaded, total)  bytes of the first Run's files, while a run waits for them
 //   onPhase(phase, kind)       "loading" (Pyodide) or "running", for a "run" or a "console" request
 //   onStop()                   the worker is gone (stopped, or it failed): so is the console's server
+//
+// A request that fails rejects with an Error whose message is the reader's sentence; `stopped`
+// is true on it when the worker was ended (a time limit, a boot that failed), so the next
+// request starts a new one.
 export class Runner {
   // workerUrl: the module worker's URL; bootUrls(): the files it loads (read at each message);
   // runLimit(), loadLimit(): seconds, read when a limit is armed (the page's data attributes
@@ -36,7 +43,7 @@ export class Runner {
     this.on = on;
     this.worker = null;
     this.nextId = 0;
-    this.pending = null; // {id, kind, resolve, reject, timer}
+    this.pending = null; // {id, kind, phase, resolve, reject, timer}
   }
 
   get busy() {
@@ -49,7 +56,13 @@ export class Runner {
     if (this.worker) return;
     this.worker = this.makeWorker(this.workerUrl);
     this.worker.onmessage = (event) => this.received(event.data);
-    this.worker.onerror = (event) => this.stop(`The worker failed: ${event.message || "it could not start"}.`);
+    // An error event without a message: the worker's script could not be loaded.
+    this.worker.onerror = (event) =>
+      this.stop(
+        event.message
+          ? `The worker failed: ${event.message}.`
+          : "Python could not start: its worker (worker.mjs) could not be loaded (offline?). A new Run tries again.",
+      );
     this.worker.postMessage({ type: "boot", id: 0, urls: this.bootUrls() });
   }
 
@@ -59,7 +72,7 @@ export class Runner {
     this.start();
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
-      this.pending = { id, kind: message.type, resolve, reject, timer: 0 };
+      this.pending = { id, kind: message.type, phase: "loading", resolve, reject, timer: 0 };
       this.arm(this.loadLimit());
       this.worker.postMessage({ ...message, id, urls: this.bootUrls() });
     });
@@ -74,17 +87,21 @@ export class Runner {
     if (pending) {
       clearTimeout(pending.timer);
       this.pending = null;
-      pending.reject(new Error(reason));
+      pending.reject(Object.assign(new Error(reason), { stopped: true }));
     }
   }
 
+  // The pending request's time limit, `seconds` from now: the load's while Pyodide loads, then
+  // the run's (a Run's and a console command's alike).
   arm(seconds) {
-    const what = this.pending.kind === "run" ? "run" : "command";
-    clearTimeout(this.pending.timer);
-    this.pending.timer = setTimeout(
-      () => this.stop(`The ${what} went past its time limit of ${seconds} s and was stopped.`),
-      seconds * 1000,
-    );
+    const pending = this.pending;
+    const what = pending.kind === "run" ? "run" : "command";
+    const reason =
+      pending.phase === "loading"
+        ? `Python did not start within its time limit of ${seconds} s and was stopped. A new Run tries again.`
+        : `The ${what} went past its time limit of ${seconds} s and was stopped.`;
+    clearTimeout(pending.timer);
+    pending.timer = setTimeout(() => this.stop(reason), Math.min(seconds * 1000, LONGEST_MS));
   }
 
   received(reply) {
@@ -95,8 +112,15 @@ export class Runner {
     }
     if (!pending || reply.id !== pending.id) return;
     if (reply.type === "status") {
+      pending.phase = reply.phase;
       this.on.onPhase?.(reply.phase, pending.kind);
       this.arm(reply.phase === "loading" ? this.loadLimit() : this.runLimit());
+      return;
+    }
+    if (reply.type === "error" && reply.boot) {
+      // Python could not start (a file of its runtime could not be fetched): this worker is
+      // no use now, and the next request starts a new one, which tries again.
+      this.stop(`Python could not start: ${reply.message}. A new Run tries again.`);
       return;
     }
     this.pending = null;

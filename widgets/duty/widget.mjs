@@ -5,7 +5,7 @@
 // on the first Run only. The drawing is done in Python (trafikist.model_view), the same code
 // that baked the static form, and arrives here as markup whose every text is escaped.
 
-import { describe, fieldsFor, fromQuery, readFields, toQuery, valuesFrom, writeFields } from "./controls.mjs";
+import { describe, dutyOf, fieldsFor, readFields, readQuery, toQuery, valuesFrom, writeFields } from "./controls.mjs";
 import { LOAD_LIMIT_S, Runner, progressText } from "./runner.mjs";
 
 let enhanced = false;
@@ -41,7 +41,8 @@ export function enhance(section) {
     wheel: model(section.dataset.wheel),
     sizes: model("run-files.json"), // what the progress bar counts against
   };
-  let ranOnce = false;
+  let booted = false; // this worker has answered a run: Python is in
+  let lastRun = null; // {scenario, controls} of the run the page shows, for the console's server
 
   const radios = [...section.querySelectorAll(".tk-duty__radio")];
   const chosen = () => radios.find((radio) => radio.checked);
@@ -92,21 +93,31 @@ export function enhance(section) {
   controls.addEventListener("change", syncURL);
   live.querySelector("[data-action=reset]").addEventListener("click", () => place(null));
 
-  const query = new URLSearchParams(location.search);
-  const shared = radios.find((radio) => radio.value === query.get("duty") && runOf(radio));
-  if (shared) {
-    shared.checked = true;
-    place(fromQuery(spec, query, defaultsOf(runOf(shared))));
-  } else if (!runOf(chosen())?.contains(live)) {
-    place(null);
-  } // else the page's HTML already shows the chosen duty's defaults, and the reader may be typing
-
   // -- the status line and the first Run's progress bar ----------------------------------------
 
   function say(text, isError = false) {
     status.textContent = text;
     status.classList.toggle("tk-live__status--error", isError);
   }
+
+  // A shared URL: its duty and its values, each checked against the controls' spec; the run
+  // note names each value that is wrong, which stays the default, and the URL is written again
+  // with what the form holds.
+  const query = new URLSearchParams(location.search);
+  if (query.has("duty")) {
+    const running = radios.filter((radio) => runOf(radio));
+    const { duty, problem } = dutyOf(query, running.map((radio) => radio.value));
+    const shared = running.find((radio) => radio.value === duty) || chosen();
+    if (shared && runOf(shared)) {
+      shared.checked = true;
+      const { values, problems } = readQuery(spec, query, defaultsOf(runOf(shared)));
+      place(values);
+      const said = [problem, ...problems].filter(Boolean);
+      if (said.length) say(`From this link: ${said.join(" ")}`);
+    }
+  } else if (!runOf(chosen())?.contains(live)) {
+    place(null);
+  } // else the page's HTML already shows the chosen duty's defaults, and the reader may be typing
 
   // A <progress> of the bytes fetched against the total of the files that Run needs, then
   // "Starting Python…" until the result is drawn; then it goes.
@@ -158,15 +169,28 @@ export function enhance(section) {
     },
     onStop() {
       hideProgress();
-      ranOnce = false; // the console's server went with the worker
-      consoleForm.hidden = true;
+      booted = false; // Python went with the worker; the console's next command starts a new one
     },
   });
 
   // -- Run --------------------------------------------------------------------------------------
 
   const runButton = controls.querySelector("button[type=submit]");
-  const startWorker = () => runner.start();
+  // Nothing of Pyodide is fetched for a form that cannot run: the press shows the form's own
+  // message instead (the browser's, on the field, and the status line's, below).
+  const startWorker = () => {
+    if (controls.checkValidity()) runner.start();
+  };
+  controls.addEventListener(
+    "invalid",
+    (event) => {
+      const field = event.target;
+      const label = field.labels?.[0]?.textContent.trim() || field.name;
+      say(`Not run: ${label}: ${field.validationMessage}`, true);
+      section.removeAttribute("aria-busy");
+    },
+    true,
+  );
   // A press on Run (pointer down, or Enter or Space on the button) is the reader asking: the
   // worker starts then, a few tens of milliseconds before the click or the key's release.
   pressRun = startWorker;
@@ -179,7 +203,7 @@ export function enhance(section) {
     const clicked = performance.now();
     const radio = chosen();
     const run = radio && runOf(radio);
-    if (!run || runner.busy) {
+    if (!run || runner.busy || !controls.reportValidity()) {
       if (!runner.busy) section.removeAttribute("aria-busy");
       return;
     }
@@ -188,7 +212,7 @@ export function enhance(section) {
     // check above), so it starts no second download.
     runButton.setAttribute("aria-disabled", "true");
     section.setAttribute("aria-busy", "true");
-    if (!ranOnce) say("Loading Python and the model into the page (first run only)…");
+    if (!booted) say("Loading Python and the model into the page (first run only)…");
     try {
       const scenario = new URL(`../model/scenarios/${run.dataset.scenario}.json`, here).href;
       const reply = await runner.request({ type: "run", scenario, controls: JSON.stringify(values) });
@@ -203,7 +227,8 @@ export function enhance(section) {
       run.querySelector(".tk-run__state").textContent = describe(spec, values, defaultsOf(run)) ? "live run, changed" : "live run";
       run.dataset.trace = reply.trace; // the run's trace, for whoever compares (the tests)
       const ms = performance.now() - clicked;
-      ranOnce = true;
+      booted = true;
+      lastRun = { scenario, controls: JSON.stringify(values) };
       consoleForm.hidden = false;
       say(`${result.summary} Drawn ${Math.round(ms)} ms after Run.`);
       target.focus();
@@ -225,12 +250,16 @@ export function enhance(section) {
   consoleForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const line = consoleInput.value.trim();
-    if (!line || !ranOnce) return;
+    if (!line || !lastRun) return;
     let text;
     try {
-      text = (await runner.request({ type: "console", line })).text;
+      // The last Run's scenario and controls go along: a new worker (the last one was stopped)
+      // runs them first, so the command finds the server that Run left.
+      text = (await runner.request({ type: "console", line, ...lastRun })).text;
+      booted = true;
     } catch (error) {
       text = `(error) ${error.message}`;
+      if (error.stopped) text += " The next command starts Python again, on the server as the last Run left it.";
     }
     // textContent: whatever the reader typed, and whatever came back, stays text.
     consoleOut.textContent += `> ${line}\n${text}\n`;

@@ -4,7 +4,9 @@
 //   page -> worker  {type: "boot", id: 0, urls: {pyodide, lock, snapshot, wheel, sizes}}
 //                   (start loading; no answer; snapshot and wheel are null without a snapshot)
 //                   {type: "run", id, urls, scenario: URL, controls: JSON text}
-//                   {type: "console", id, urls, line}
+//                   {type: "console", id, urls, line, scenario, controls}
+//                                   (scenario and controls: the last Run's, which a new worker
+//                                   runs first, so the console finds the server as it was left)
 //   worker -> page  {type: "status", id, phase: "loading" | "running"}
 //                   {type: "progress", loaded, total} (bytes of the files this boot fetches;
 //                                   total is null when their sizes are not known)
@@ -13,7 +15,9 @@
 //                                   boot: "snapshot" | "lock",
 //                                   from: "cache" | "network" | "cache and network"}
 //                   {type: "reply", id, text}
-//                   {type: "error", id, message}
+//                   {type: "error", id, message, boot}
+//                                   (boot: true when Python could not start, e.g. a file of its
+//                                   runtime could not be fetched; the page then ends this worker)
 // The Python side is trafikist.model_view.live, in the model's wheel. It takes and returns JSON
 // text, so no Python object crosses into JavaScript and nothing needs destroying.
 //
@@ -25,6 +29,7 @@
 let booting = null; // the promise of the Python module, made on the first message
 let requests = 0; // messages received; a rehearsal stops when a new one comes
 let rehearsed = false; // rehearsals happen once, after the first run
+let served = false; // true once this worker has run a scenario (the console's server)
 const REHEARSAL_MS = 1500; // after a restore from the snapshot (see rehearse below)
 const scenarios = new Map(); // URL -> promise of the scenario file's text
 const saveData = new URL(import.meta.url).searchParams.has("save-data");
@@ -70,15 +75,57 @@ function report(now = false) {
   self.postMessage({ type: "progress", loaded, total });
 }
 
+// -- a boot that cannot finish: say so at once -------------------------------------------------
+
+// The files the boot cannot do without (Pyodide's runtime, the model's wheel and, for the plain
+// boot, its lock file): when one cannot be fetched, the boot ends at once with its name, rather
+// than wait for Pyodide, which may never settle after a failed fetch of its WebAssembly. The
+// memory snapshot is not one of them: without it the plain boot starts instead.
+const needed = new Set();
+let breakBoot = () => {};
+const broken = new Promise((_, reject) => {
+  breakBoot = reject;
+});
+broken.catch(() => {}); // handled by the boot that races it
+
+class BootError extends Error {}
+
+const fileName = (url) => new URL(url).pathname.split("/").pop();
+
+function unfetched(url, why) {
+  return new BootError(`the file ${fileName(url)} could not be fetched (${why})`);
+}
+
+function fetchFailed(url, why) {
+  if (needed.has(url)) breakBoot(unfetched(url, why));
+}
+
 // Pyodide fetches its files itself: each response of an expected file is counted as it streams
 // in, from a copy, so Pyodide gets the browser's own response (and its compiled-code cache).
 const plainFetch = self.fetch.bind(self);
 self.fetch = async (input, init) => {
-  const response = await plainFetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input), self.location).href;
+  let response;
+  try {
+    response = await plainFetch(input, init);
+  } catch (error) {
+    fetchFailed(url.split("?")[0], "offline?");
+    throw error;
+  }
+  if (!response.ok) fetchFailed(url.split("?")[0], `HTTP ${response.status}`);
   if (expected.has(url) && response.ok && response.body) count(url, response.clone().body);
   return response;
 };
+
+// An import that failed names its URL in its message ("Failed to fetch dynamically imported
+// module: …"); any other failure of the boot is told as it is.
+function bootFailure(error) {
+  if (error instanceof BootError) return error.message;
+  const text = String((error && error.message) || error).trim();
+  const imported = /imported module:?\s*(\S+)/.exec(text);
+  if (imported) return unfetched(imported[1].split("?")[0], "offline?").message;
+  return text.split("\n").pop();
+}
 
 async function count(url, body) {
   const reader = body.getReader();
@@ -120,6 +167,7 @@ async function boot(urls) {
   // does the page fetch any of Pyodide.
   const loader = urls.pyodide + (saveData ? "pyodide.mjs?save-data" : "pyodide.mjs");
   const runtime = ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"].map((name) => urls.pyodide + name);
+  for (const url of [...runtime, urls.wheel]) if (url) needed.add(url);
   if (urls.snapshot) {
     await expectFiles(urls, [loader, ...runtime, urls.pyodide + "pyodide-lock.json", urls.snapshot, urls.wheel]);
     const { loadPyodide } = await import(loader);
@@ -130,6 +178,7 @@ async function boot(urls) {
       console.warn(`The model's memory snapshot did not restore (${error.message}); starting Pyodide from its lock file.`);
     }
   }
+  needed.add(urls.lock);
   await expectFiles(urls, [loader, ...runtime, urls.lock, urls.wheel]);
   const { loadPyodide } = await import(loader);
   // The model's wheel is named in the site's lock file (written with pyodide-lock); `packages`
@@ -207,7 +256,7 @@ self.onmessage = async (event) => {
     const text = request.type === "run" ? scenarioText(request.scenario) : null;
     if (!booting) {
       self.postMessage({ type: "status", id, phase: "loading" });
-      booting = boot(request.urls).then((booted) => {
+      booting = Promise.race([boot(request.urls), broken]).then((booted) => {
         settle(performance.getEntriesByType("resource"));
         report(true); // the last count: every file is in
         counted = true;
@@ -217,13 +266,21 @@ self.onmessage = async (event) => {
     }
     if (request.type === "boot") return; // a failed boot is reported to the request that waits
     const waiting = performance.now();
-    const { live, how } = await booting;
+    let booted;
+    try {
+      booted = await booting;
+    } catch (error) {
+      self.postMessage({ type: "error", id, message: bootFailure(error), boot: true });
+      return;
+    }
+    const { live, how } = booted;
     const loadMs = performance.now() - waiting;
     if (request.type === "run") {
       const scenario = await text;
       self.postMessage({ type: "status", id, phase: "running" });
       const started = performance.now();
       const result = live.run(scenario, request.controls);
+      served = true;
       const trace = live.last_trace();
       const runMs = performance.now() - started;
       self.postMessage({ type: "result", id, result, trace, loadMs, runMs, boot: how, from: source() });
@@ -232,6 +289,15 @@ self.onmessage = async (event) => {
         rehearse(live, scenario).catch(() => {}); // a rehearsal's failure is no reader's concern
       }
     } else {
+      // A console command has the run's time limit too: the page stops a long one (LRANGE of
+      // a list of millions) as it stops a long Run.
+      const scenario = !served && request.scenario ? await scenarioText(request.scenario) : null;
+      self.postMessage({ type: "status", id, phase: "running" });
+      if (scenario !== null) {
+        // A new worker (the last one was stopped): the last Run again, for its server.
+        live.run(scenario, request.controls);
+        served = true;
+      }
       self.postMessage({ type: "reply", id, text: live.console(request.line) });
     }
   } catch (error) {

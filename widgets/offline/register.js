@@ -19,19 +19,30 @@
     if (updating) location.reload();
     else keepEarlyRun();
   });
-  // A Run drawn before the worker controlled this page fetched its files past the worker. Ask
-  // for them again through it, from the browser's HTTP cache only (no second download): the
-  // worker's runtime route keeps what it gets, so this visit's Run works offline too.
+  // A Run drawn before the worker controlled this page fetched its files past the worker, so
+  // the worker keeps none of them. Ask for each again through the worker, whose runtime route
+  // keeps what it gets: the browser answers from its HTTP cache when that still holds the file
+  // (no second download), else from the network (a private window's cache, in memory only,
+  // drops the big files). A file the worker keeps already is not asked for, and a reader whose
+  // browser asks to save data gets none kept. One file at a time: the reader may Run again.
+  // The widget says when it is done (data-kept-offline), for whoever waits on it (the tests).
   function keepEarlyRun() {
-    var ran = document.querySelector('.tk-duties[data-boot-from="network"]');
+    var ran = document.querySelector('.tk-duties[data-boot-from]:not([data-boot-from="cache"])');
     if (!ran || (navigator.connection && navigator.connection.saveData)) return;
     var sizes = new URL("../model/run-files.json", import.meta.url);
     fetch(sizes).then(function (answer) { return answer.json(); }).then(function (files) {
-      Object.keys(files).forEach(function (name) {
-        fetch(new URL(name, sizes), { cache: "only-if-cached", mode: "same-origin" })
-          .catch(function () {});
-      });
+      return Object.keys(files).reduce(function (done, name) {
+        return done.then(function () { return keep(new URL(name, sizes).href); });
+      }, Promise.resolve());
+    }).then(function () {
+      ran.setAttribute("data-kept-offline", "");
     }).catch(function () {});
+  }
+  function keep(url) {
+    return caches.match(url).then(function (kept) {
+      if (kept) return null;
+      return fetch(url).then(function (answer) { return answer.blob(); });
+    }).catch(function () {}); // offline again, say: the next file may still come
   }
   function register() {
     var run = document.querySelector(".tk-duties[aria-busy]");

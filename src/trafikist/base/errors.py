@@ -6,6 +6,7 @@ adapters (mkdocs, the CLI) can print it as one line and exit non-zero, never a t
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,11 @@ class Problem:
         return f"{file}:{self.line}" if self.line else file
 
     def __str__(self) -> str:
-        return f"{self.location()}: {self.what} Fix: {self.fix}"
+        # One form for every message, `FILE:LINE: what. Fix: how.`, however a check ends its
+        # sentence.
+        what = self.what.rstrip()
+        what += "" if what.endswith((".", "?", "!")) else "."
+        return f"{self.location()}: {what} Fix: {self.fix}"
 
 
 class CourseError(Exception):
@@ -45,7 +50,14 @@ class CourseError(Exception):
 def display_path(file: Path | str) -> str:
     """A path as an author reads it: relative to the working folder when it lies inside it."""
     path = Path(file)
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    here = Path.cwd()
+    # The path as given first (a link is named, not its target), then as resolved.
+    for candidate, folder in (
+        (Path(os.path.abspath(path)), here),
+        (path.resolve(), here.resolve()),
+    ):
+        try:
+            return str(candidate.relative_to(folder))
+        except ValueError:
+            continue
+    return str(path)

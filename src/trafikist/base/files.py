@@ -1,9 +1,37 @@
-"""Signatures of files: what a cached result read, so that an edit there is a new key."""
+"""Reading the author's files as text, and signatures of files: what a cached result read, so
+that an edit there is a new key."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+
+from trafikist.base.errors import CourseError
+
+
+def read_source_text(path: Path) -> str:
+    """A source's text; UTF-8, a byte-order mark at its start dropped (an editor's, not the
+    author's). CourseError naming the file (and the line of a bad byte) when it cannot be read
+    as text: missing, a link to itself, a folder, not UTF-8."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise CourseError.at(
+            path,
+            None,
+            f"cannot be read ({error.strerror or error}).",
+            "Check that the file exists and is not a link to itself or to a missing file.",
+        ) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise CourseError.at(
+            path,
+            line,
+            f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start}).",
+            "Save the file as UTF-8.",
+        ) from None
 
 
 def file_signature(paths: Iterable[Path], pattern: str = "*") -> str:

@@ -1,15 +1,20 @@
 """Every check of the course, in one package, behind one entry point:
 
-    check_site(course, renderer, registry, manifest, seed) -> list[Problem]
+    check_site(course, renderer, facts) -> list[Problem]
 
 It runs, in order:
 
 - the library manifest against the seed (`manifest`);
 - every `id:` link names a page (`links.check_id_links`);
-- each page written by an author (`page.check_page`): its registry excerpts, verbs, claims
+- each page written by an author: first its syntax (`blocks`: every block closed and known,
+  every comment closed, each generated block once and where its data is; a page that fails
+  here is checked no further), then (`page.check_page`) its registry excerpts, verbs, claims
   (`claims`) and library names, and the provenance of every sentence about trafikey or
   EchoMQ (`provenance`, against the seed: `seed`, numbers read by `quantity`); then the
-  expectations and choice markers of what the model's runs show (`expectations`);
+  expectations and choice markers of what the model's runs show (`expectations`); every
+  question's key and explanations (`questions`); and every Valkey statement's proof
+  (`valkey`, against Valkey's command table and pinned documentation quotes, and the
+  transcripts the page shows);
 - every link's anchor, and no relative path (`links.check_link_targets`).
 
 A page's problems are kept in the one memo of the checks (`memo.CHECKS`) by everything they
@@ -23,34 +28,56 @@ it reads one page), with a `Problem` for each finding (file, line, what, fix).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from trafikist.base.errors import Problem
 from trafikist.base.files import file_signature
+from trafikist.checks.blocks import check_blocks
 from trafikist.checks.expectations import check_page_runs
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import CHECKS
 from trafikist.checks.page import check_page
+from trafikist.checks.questions import check_question_ids, check_questions
 from trafikist.checks.seed import Seed
+from trafikist.checks.valkey import check_valkey
 from trafikist.course.examples import example_path
+from trafikist.course.questions import module_folder
 from trafikist.course.render import Renderer
 from trafikist.course.runs import model_signature
 from trafikist.course.structure import Course, Page
 from trafikist.registry import Registry
+from trafikist.registry.valkey import ValkeyDocs, ValkeyTable
 
-__all__ = ["check_site"]
+__all__ = ["Facts", "check_site"]
 
 
-def check_site(
-    course: Course, renderer: Renderer, registry: Registry, manifest: Manifest, seed: Seed
-) -> list[Problem]:
+@dataclass(frozen=True)
+class Facts:
+    """What the checks check the course against: trafikey's registry, the library manifest,
+    the seed, and Valkey's command table and pinned documentation."""
+
+    registry: Registry
+    manifest: Manifest
+    seed: Seed
+    valkey: ValkeyTable
+    valkey_docs: ValkeyDocs
+
+    def signature(self) -> str:
+        files = [self.registry.root, self.manifest.file, self.seed.file]
+        return file_signature([*files, self.valkey.file, self.valkey_docs.file])
+
+
+def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem]:
     """Every problem of the course, each once, in the order above; an empty list when the
     course holds."""
-    problems = _manifest_against_seed(manifest, seed)
+    problems = _manifest_against_seed(facts.manifest, facts.seed)
     problems += check_id_links(course)
-    inputs = file_signature([registry.root, manifest.file, seed.file])
+    problems += check_question_ids(course)
+    inputs = facts.signature()
     for page in course.pages.values():
         if page.source is not None:
-            problems += _page_problems(page, registry, manifest, seed, inputs)
+            problems += _page_problems(page, facts, inputs)
     problems += check_link_targets(course, renderer)
     unique: dict[tuple[str, int | None, str], Problem] = {}
     for problem in problems:
@@ -72,9 +99,7 @@ def _manifest_against_seed(manifest: Manifest, seed: Seed) -> list[Problem]:
     ]
 
 
-def _page_problems(
-    page: Page, registry: Registry, manifest: Manifest, seed: Seed, inputs: str
-) -> list[Problem]:
+def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
     """The page's registry checks, provenance and runs, kept while nothing they read changes:
     the page's text, its front matter and duties, its scenarios, the model and the registry."""
     key = (
@@ -87,21 +112,31 @@ def _page_problems(
         repr(page.duties),
         _runs_signature(page),
     )
+    # A page whose blocks or comments are broken is read wrongly by every other check: its
+    # syntax is the slip to fix, and the only one named.
+    broken = check_blocks(page)
+    if broken:
+        return broken
     found = CHECKS.get_or_make(
-        key, lambda: check_page(page, registry, manifest, seed) + check_page_runs(page)
+        key,
+        lambda: (
+            check_page(page, facts.registry, facts.manifest, facts.seed)
+            + check_page_runs(page)
+            + check_valkey(page, facts.seed, facts.valkey, facts.valkey_docs)
+            + check_questions(page, facts.registry, facts.manifest, facts.seed)
+        ),
     )
     return list(found)  # type: ignore[call-overload]
 
 
 def _runs_signature(page: Page) -> str:
     """What a page's expectations read besides its text: its scenarios and the model's code."""
-    if not page.duties and "{expect:" not in page.body:
+    if not page.duties and "{expect:" not in page.body and "/// check" not in page.body:
         return ""
     assert page.source is not None
+    module = module_folder(page) or page.source.parent  # a dive's runs are its module's
     return (
         model_signature()
         + "\n"
-        + file_signature(
-            [page.source.parent / "scenarios", *filter(None, [example_path(page)])], "*.yml"
-        )
+        + file_signature([module / "scenarios", *filter(None, [example_path(page)])], "*.yml")
     )

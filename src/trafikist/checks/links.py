@@ -11,6 +11,7 @@ The site's guide pages in docs/ are plain Markdown: the engine's validation chec
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterator
@@ -102,7 +103,12 @@ def check_link_targets(course: Course, renderer: Renderer) -> list[Problem]:
 def _no_anchor(
     file: Path, line: int | None, target: str, fragment: str, page: Page, known: set[str]
 ) -> Problem:
-    shown = ", ".join(f"#{anchor}" for anchor in sorted(known)[:8]) or "none"
+    # The closest first, then the page's sections before the ids of its parts (a question's
+    # field, a duty's panel): eight at most.
+    close = difflib.get_close_matches(fragment, sorted(known), n=3, cutoff=0.5)
+    parts = ("check-", "tk-")
+    rest = sorted(known - set(close), key=lambda anchor: (anchor.startswith(parts), anchor))
+    shown = ", ".join(f"#{anchor}" for anchor in [*close, *rest][:8]) or "none"
     return Problem(
         file,
         line,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trafikist.base.errors import Problem
+from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.claims import (
     FORMS,
     ClaimSyntaxError,
@@ -28,6 +28,7 @@ from trafikist.checks.manifest import Manifest
 from trafikist.checks.provenance import check_provenance
 from trafikist.checks.seed import Seed
 from trafikist.course import syntax
+from trafikist.course.questions import Question, page_questions
 from trafikist.course.structure import Course, Page
 from trafikist.course.syntax import Excerpt, Fence
 from trafikist.registry import rust
@@ -91,6 +92,25 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
     for duty in page.duties:
         for name in duty.TEXT_FIELDS:
             yield Text(duty.source, duty.text(name), lambda _offset, n=name, d=duty: d.line_of(n))
+    # A question's prompt, options and explanations are read like the page's prose: their
+    # claims hold, their verbs and library names exist.
+    for question in _questions(page):
+        parts = [(question.prompt, question.line)]
+        parts += [(option.text, option.line) for option in question.options]
+        parts += [(item.text, item.line) for item in question.items]
+        parts += question.whys
+        for text, line in parts:
+            yield Text(page.source, text, lambda _offset, at=line: at)
+
+
+def _questions(page: Page) -> list[Question]:
+    """The page's questions; one that cannot be read is trafikist.checks.questions' to name."""
+    if "/// check" not in page.body:
+        return []
+    try:
+        return page_questions(page)
+    except CourseError:
+        return []
 
 
 # ---------------------------------------------------------------- 1. excerpts

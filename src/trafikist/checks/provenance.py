@@ -29,10 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trafikist.base.errors import Problem
+from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.memo import CHECKS
 from trafikist.checks.seed import Seed, normalize
 from trafikist.course import syntax
+from trafikist.course.questions import Question, page_questions
 from trafikist.course.sources import SourceComment, source_comments, yaml_source_quotes
 from trafikist.course.structure import Page
 
@@ -156,6 +157,21 @@ def page_sentences(
             for sentence in _split(duty.text(name), 0, duty.source, line, name != "label"):
                 sentence.quotes = list(duty.sources.get(name, ()))
                 yield sentence
+    for question in _questions(page):
+        yield from _split(question.prompt, 0, page.source, question.line, False)
+        for text, line in question.whys:
+            quotes = list(yaml_source_quotes(lines, line))
+            for sentence in _split(text, 0, page.source, line, True):
+                sentence.quotes = quotes
+                yield sentence
+
+
+def _questions(page: Page) -> list[Question]:
+    """The page's questions; one that cannot be read is trafikist.checks.questions' to name."""
+    try:
+        return page_questions(page)
+    except CourseError:
+        return []
 
 
 def _units(prose: str) -> Iterator[tuple[int, str, bool]]:

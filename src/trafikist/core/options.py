@@ -7,11 +7,17 @@ reads it from the file (`from_mapping`). The defaults live here once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import CourseError
+
+# Seconds `run_time_limit` may be: a Run or a console command needs at least one, and a page
+# that waits ten minutes has stopped telling the reader anything (the page's timer could not
+# wait much longer anyway: setTimeout fires at once past 2^31 - 1 ms, about 24.8 days).
+RUN_TIME_LIMIT_RANGE = (1, 600)
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,8 @@ class BuildOptions:
     # three times sooner. Made with Node at build time and cached (trafikist.core.widget.snapshot);
     # only with the site's own Pyodide (not with pyodide_url).
     memory_snapshot: bool = True
-    # Seconds a live run may take in the page before the page stops it and says so.
+    # Seconds a live run (or a console command) may take in the page before the page stops it
+    # and says so: a whole number in RUN_TIME_LIMIT_RANGE.
     run_time_limit: int = 10
 
     @classmethod
@@ -61,6 +68,38 @@ class BuildOptions:
                     f"Write a {expected.__name__}, as the default {default!r} is.",
                 )
         return cls(**values)
+
+    def check(self, source: Path) -> None:
+        """Raise CourseError, at the option's line of `source` (the mkdocs.yml that sets it),
+        for a value of the right type that the site cannot use. Both engines check the types
+        only (MkDocs as the plugin's config, the Zensical adapter in `from_mapping`); the duty
+        widget's build calls this, under either engine, before it bakes a run."""
+        limit = self.run_time_limit
+        low, high = RUN_TIME_LIMIT_RANGE
+        number = isinstance(limit, int) and not isinstance(limit, bool)
+        if not number or not low <= limit <= high:
+            why = f"outside {low}–{high} seconds" if number else "not a number of seconds"
+            raise CourseError.at(
+                source,
+                option_line(source, "run_time_limit"),
+                f"the trafikist option 'run_time_limit' is {limit!r}, {why}: the page could not "
+                "keep that time limit for a Run",
+                f"Set 'run_time_limit:' under '- trafikist:' to a whole number of seconds from "
+                f"{low} to {high}, or remove it for the default {BuildOptions.run_time_limit}.",
+            )
+
+
+def option_line(source: Path, name: str) -> int | None:
+    """The line of `source` that sets the option `name` (`  name: …`), if there is one."""
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    pattern = re.compile(rf"^\s+{re.escape(name)}\s*:")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return None
 
 
 DEFAULTS = BuildOptions()

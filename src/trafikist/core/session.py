@@ -29,8 +29,13 @@ from trafikist.core.files import SiteFile, write_site_files
 from trafikist.core.options import BuildOptions
 from trafikist.core.site import Site, load_site
 from trafikist.core.widget import DutyWidget
-from trafikist.course.structure import Page
+from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICES_PAGE_ID
+from trafikist.course.questions import CHECKS_FOLDER, RUNS_FOLDER
+from trafikist.course.review import REVIEW_PAGE_ID
+from trafikist.course.structure import Page, relative_link
 from trafikist.registry import resolve_registry_path
+
+CHECKS_SCRIPT = f"{CHECKS_FOLDER}/checks.js"  # widgets/checks/checks.js, under the assets path
 
 
 @dataclass
@@ -125,10 +130,13 @@ class CourseBuild:
 
     def module_scripts(self) -> list[str]:
         """Scripts every page loads as modules (deferred): the offline worker's registration
-        (trafikist.core.offline), and the live duty widget's."""
+        (trafikist.core.offline), the live duty widget's, and Check yourself's when the course
+        asks questions (each module's progress shows on the home page too)."""
         scripts = [f"{self.options.assets_path}/{offline.REGISTER_SCRIPT}"]
         if self.widget is not None and self.widget.live:
             scripts.append(f"{self.options.assets_path}/duty/duty.js")
+        if self.site is not None and REVIEW_PAGE_ID in self.site.course.pages:
+            scripts.append(f"{self.options.assets_path}/{CHECKS_SCRIPT}")
         return scripts
 
     def page_markdown(self, page: Page) -> str:
@@ -142,12 +150,30 @@ class CourseBuild:
 
     def site_files(self) -> list[SiteFile]:
         widget_files = self.widget.site_files() if self.widget else []
+        widget_files += self._question_runs()
         return assets.widget_assets(
             self.path(self.options.widgets_dir),
             self.options.assets_path,
             widget_files,
             node_modules=self.path(self.options.node_modules),
         )
+
+    def _question_runs(self) -> list[SiteFile]:
+        """Each question's run, as "Show the run" fetches it (trafikist.course.questions)."""
+        if self.site is None or REVIEW_PAGE_ID not in self.site.course.pages:
+            return []
+        folder = f"{self.options.assets_path}/{CHECKS_FOLDER}/{RUNS_FOLDER}"
+        choices = self.site.course.pages.get(CHOICES_PAGE_ID)
+        href = ""
+        if choices is not None:
+            # From the fragment's own address: the page's script resolves its links against it.
+            href = relative_link(f"{folder}/run.html", choices.url(self.directory_urls))
+            href += f"#{CHOICE_ANCHOR.format(id='')}"
+        runs = self.site.renderer.question_runs(href)
+        return [
+            SiteFile(f"{folder}/{question_id}.html", content=markup.encode())
+            for question_id, markup in runs.items()
+        ]
 
     def finalize_html(self, html: str, page: Page | str, source: Path | str) -> str:
         """Resolve id: links and add status badges; a hand-written page's unknown id is

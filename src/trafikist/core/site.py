@@ -6,21 +6,24 @@ to write, their Markdown, the navigation tree and the HTML finishing step.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.checks import check_site
+from trafikist.checks import Facts, check_site
 from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.checks.seed import load_seed, resolve_seed_path
 from trafikist.course.loader import load_course
 from trafikist.course.markdown.registry_inline import RegistryInlineExtension
 from trafikist.course.reference import reference_pages
 from trafikist.course.render import Renderer
+from trafikist.course.review import asks_questions, review_page
 from trafikist.course.structure import Course, Kind, Page
 from trafikist.model.commands import install_command_table
 from trafikist.registry import Registry, export_command_table, load_registry, resolve_registry_path
+from trafikist.registry.valkey import load_valkey_docs, load_valkey_table, resolve_valkey_folder
 
 
 @dataclass
@@ -45,30 +48,38 @@ class Site:
         return list(self.course.pages.values())
 
     def nav(self) -> list[dict[str, object]]:
-        """The navigation tree, derived from the course; titles keep the course's labels."""
+        """The navigation tree, derived from the course; titles keep the course's labels, as
+        HTML text (neither engine's theme escapes a navigation title)."""
         tree: list[dict[str, object]] = [{"Home": self.course.home.src_uri()}]
         for book in self.course.books:
             entries: list[object] = []
             for page in book.pages:
+                label = escape(
+                    f"{page.number_label} · {page.title}"
+                    if page.kind is Kind.MODULE or page.dives
+                    else page.title
+                )
                 if page.dives:
                     entries.append(
                         {
-                            f"{page.number_label} · {page.title}": [
+                            label: [
                                 page.src_uri(),
                                 *(
-                                    {f"{dive.number_label} · {dive.title}": dive.src_uri()}
+                                    {escape(f"{dive.number_label} · {dive.title}"): dive.src_uri()}
                                     for dive in page.dives
                                 ),
                             ]
                         }
                     )
-                elif page.kind is Kind.MODULE:
-                    entries.append({f"{page.number_label} · {page.title}": page.src_uri()})
                 else:
-                    entries.append({page.title: page.src_uri()})
+                    entries.append({label: page.src_uri()})
             if entries:
-                tree.append({book.title: entries})
+                tree.append({escape(book.title): entries})
         return tree
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=False)
 
 
 def load_site(
@@ -107,13 +118,34 @@ def load_site(
     with_choices = _uses_the_model(course) or any(
         row.chosen_fields for row in loaded_registry.rows.values()
     )
+    if asks_questions(course):
+        # The review page asks every question again: its book comes before the reference.
+        review = review_page()
+        taken = course.pages.get(review.id)
+        if taken is not None:
+            raise CourseError.at(
+                taken.source or "modules",
+                taken.line_of("id") if taken.source else None,
+                f"the page id '{review.id}' is the generated review page's (Check yourself).",
+                "Give the page another `id:`.",
+            )
+        course.books.append(review.book)
+        course.pages[review.id] = review
     pages = reference_pages(course, loaded_registry, with_choices=with_choices)
     if pages:
         course.books.append(pages[0].book)
         for page in pages:
             course.pages[page.id] = page
-    renderer = Renderer(course, directory_urls=directory_urls)
-    problems = check_site(course, renderer, loaded_registry, manifest, seed) if checks else []
+    valkey_folder = resolve_valkey_folder(registry_path, base_dir)
+    facts = Facts(
+        loaded_registry,
+        manifest,
+        seed,
+        load_valkey_table(valkey_folder),
+        load_valkey_docs(valkey_folder),
+    )
+    renderer = Renderer(course, directory_urls=directory_urls, valkey=facts.valkey)
+    problems = check_site(course, renderer, facts) if checks else []
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)

@@ -12,19 +12,19 @@ The layout is the structure; nothing keeps a separate nav list:
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import CourseError, display_path
 from trafikist.base.memo import BoundedCache
+from trafikist.course.schemas import CourseFile, DutiesFile, DutyEntry, PageFront, validate
 from trafikist.course.sources import (
     line_of_path,
-    load_yaml,
     load_yaml_node,
     read_front_matter,
     read_text,
-    require_fields,
     yaml_source_quotes,
 )
 from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
@@ -33,9 +33,6 @@ from trafikist.model import Scenario, ScenarioError
 COURSE_FILE = "course.yml"
 MODULE_FILE = "module.md"
 DUTIES_FILE = "duties.yml"
-PAGE_FIELDS = ("id", "title", "summary", "status")
-DUTY_FIELDS = ("id", "label", "kind", "library", "trafikey", "between_calls")
-DUTY_KINDS = ("waiting", "time", "broadcast")
 NUMBERED_NAME = re.compile(r"^(?P<number>\d{2})-(?P<slug>[a-z0-9][a-z0-9-]*)$")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # An internal link is written by id: [text](id:page-id) or [text](id:page-id#fragment).
@@ -58,17 +55,23 @@ def load_course(root: Path) -> Course:
             f"Create {COURSE_FILE} with the course title and its books, or point the "
             "'modules_dir' option at the folder that holds it.",
         )
-    data, lines = load_yaml(read_text(course_file), course_file)
-    if not isinstance(data, dict):
-        raise CourseError.at(course_file, 1, "is not a mapping.", "Write 'title:' and 'books:'.")
-    require_fields(data, ("title", "summary", "books"), course_file, 1, "the course")
-    books = _load_books(data["books"], course_file, lines.get("books", 1))
+    data, node = load_yaml_node(read_text(course_file), course_file)
+    course = validate(
+        CourseFile,
+        data,
+        course_file,
+        node,
+        what="the course file",
+        guide='docs/authoring.md, "The course file"',
+    )
+    lines = {name: line_of_path(node, name) or 1 for name in data}
+    books = _load_books(course, course_file, node)
     pages: dict[str, Page] = {}
     home = Page(
         id="home",
         kind=Kind.HOME,
-        title=str(data["title"]),
-        summary=str(data["summary"]),
+        title=course.title,
+        summary=course.summary,
         status=Status.BUILT,
         book=None,
         source=course_file,
@@ -81,6 +84,7 @@ def load_course(root: Path) -> Course:
     for book in books:
         if not book.numbered:
             _load_book_pages(root / "books" / book.id, book, pages)
+    _check_book_folders(root / "books", books, course_file, node)
     course = Course(
         title=home.title,
         summary=home.summary,
@@ -93,42 +97,50 @@ def load_course(root: Path) -> Course:
     return course
 
 
-def _load_books(raw: Any, path: Path, line: int) -> list[Book]:
-    if not isinstance(raw, list) or not raw:
-        raise CourseError.at(
-            path, line, "'books' must be a list of books.", "List each book as '- id: …'."
-        )
+def _load_books(course: CourseFile, path: Path, node: Any) -> list[Book]:
     books: list[Book] = []
     seen: set[str] = set()
-    for entry in raw:
-        if not isinstance(entry, dict):
+    for index, entry in enumerate(course.books):
+        line = line_of_path(node, f"books[{index}].id") or 1
+        if entry.id in seen:
             raise CourseError.at(
-                path, line, "a book entry is not a mapping.", "Write 'id:', 'title:', 'summary:'."
+                path, line, f"the book id '{entry.id}' is used twice.", "Give each book its own id."
             )
-        require_fields(entry, ("id", "title", "summary"), path, line, "a book")
-        book_id = str(entry["id"])
-        if book_id in seen:
-            raise CourseError.at(
-                path, line, f"the book id '{book_id}' is used twice.", "Give each book its own id."
-            )
-        seen.add(book_id)
+        seen.add(entry.id)
         books.append(
             Book(
-                id=book_id,
-                title=str(entry["title"]),
-                summary=str(entry["summary"]),
-                folder=str(entry.get("folder", book_id)),
-                numbered=bool(entry.get("numbered", False)),
+                id=entry.id,
+                title=entry.title,
+                summary=entry.summary,
+                folder=entry.folder or entry.id,
+                numbered=entry.numbered,
             )
         )
     if sum(book.numbered for book in books) != 1:
         raise CourseError.at(
             path,
-            line,
+            line_of_path(node, "books") or 1,
             "exactly one book must hold the numbered modules.",
             "Mark that book with 'numbered: true'.",
         )
     return books
+
+
+def _check_book_folders(folder: Path, books: list[Book], course_file: Path, node: Any) -> None:
+    """Every folder of modules/books/ is a book course.yml lists: one it does not list would
+    never be published, and no one would be told."""
+    listed = {book.id for book in books if not book.numbered}
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if entry.is_dir() and not entry.name.startswith((".", "_")) and entry.name not in listed:
+            close = difflib.get_close_matches(entry.name, sorted(listed), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise CourseError.at(
+                course_file,
+                line_of_path(node, "books") or 1,
+                f"the book folder 'books/{entry.name}' is not a book of the course.{hint}",
+                f"Add a book with 'id: {entry.name}' to 'books:', or move the folder out of "
+                "modules/books/.",
+            )
 
 
 def _numbered_entries(folder: Path, *, dirs: bool) -> list[tuple[int, str, Path]]:
@@ -156,7 +168,17 @@ def _numbered_entries(folder: Path, *, dirs: bool) -> list[tuple[int, str, Path]
 
 def _load_modules(root: Path, book: Book, pages: dict[str, Page]) -> list[Page]:
     order: list[Page] = []
+    numbers: dict[int, Path] = {}
     for number, slug, folder in _numbered_entries(root, dirs=True):
+        if number in numbers:
+            raise CourseError.at(
+                folder,
+                None,
+                f"module {number:02d} is also '{numbers[number].name}': two modules share a "
+                "number.",
+                "Renumber one of the folders: each module has a number of its own.",
+            )
+        numbers[number] = folder
         module_file = folder / MODULE_FILE
         if not module_file.is_file():
             raise CourseError.at(
@@ -206,29 +228,21 @@ def _load_book_pages(folder: Path, book: Book, pages: dict[str, Page]) -> None:
 def _page_from_file(path: Path, kind: Kind, book: Book, site_path: str) -> Page:
     document = read_front_matter(path)
     meta = document.meta
-    require_fields(meta, PAGE_FIELDS, path, 1, f"the {kind.value.replace('-', ' ')}")
-    page_id = str(meta["id"])
-    if not ID_PATTERN.match(page_id):
-        raise CourseError.at(
-            path,
-            document.meta_lines.get("id"),
-            f"the id '{page_id}' is not a lowercase slug.",
-            "Use lowercase letters, digits and dashes, like 'the-consumer-loop'.",
-        )
-    try:
-        status = Status(str(meta["status"]))
-    except ValueError:
-        raise CourseError.at(
-            path,
-            document.meta_lines.get("status"),
-            f"unknown status '{meta['status']}'.",
-            f"Use one of: {', '.join(status.value for status in Status)}.",
-        ) from None
+    front = validate(
+        PageFront,
+        meta,
+        path,
+        document.node,
+        first_line=2,
+        what=f"the {kind.value.replace('-', ' ')}'s front matter",
+        guide='docs/authoring.md, "Front matter"',
+    )
+    status = Status(front.status)
     return Page(
-        id=page_id,
+        id=front.id,
         kind=kind,
-        title=str(meta["title"]),
-        summary=str(meta["summary"]),
+        title=front.title,
+        summary=front.summary,
         status=status,
         book=book,
         source=path,
@@ -237,7 +251,27 @@ def _page_from_file(path: Path, kind: Kind, book: Book, site_path: str) -> Page:
         meta=meta,
         meta_lines=document.meta_lines,
         path=site_path,
+        published_status=_published_status(meta, document.meta_lines, status, path),
     )
+
+
+def _published_status(
+    meta: dict[str, Any], lines: dict[str, int], status: Status, path: Path
+) -> Status | None:
+    """`published_status:`, the status the published course gives a lesson this site has not
+    written: only a planned page has one, and it is built."""
+    value = meta.get("published_status")
+    if value is None:
+        return None
+    if status is not Status.PLANNED or value != Status.BUILT.value:
+        raise CourseError.at(
+            path,
+            lines.get("published_status"),
+            f"'published_status: {value}' is for a planned page that the published course "
+            "shows as built.",
+            "Write 'published_status: built' on a planned page, or remove the field.",
+        )
+    return Status.BUILT
 
 
 def _add(pages: dict[str, Page], page: Page) -> None:
@@ -259,57 +293,48 @@ def _load_duties(folder: Path) -> list[Duty]:
     text = read_text(path)
     text_lines = text.splitlines()
     data, node = load_yaml_node(text, path)
-    raw = data.get("duties") if isinstance(data, dict) else None
-    if not isinstance(raw, list):
-        raise CourseError.at(path, 1, "has no 'duties' list.", "Write 'duties:' and a list.")
+    schema = validate(
+        DutiesFile,
+        data,
+        path,
+        node,
+        what="duties.yml",
+        guide='docs/authoring.md, "The duties"',
+    )
     duties: list[Duty] = []
     seen: set[str] = set()
-    for index, entry in enumerate(raw):
-        # The line of this entry's id (or of the entry), so a repeated id points at the repeat.
+    for index, entry in enumerate(schema.duties):
+        # The line of this entry's id, so a repeated id points at the repeat.
         line = line_of_path(node, f"duties[{index}].id") or 1
-        if not isinstance(entry, dict):
-            raise CourseError.at(path, line, "a duty is not a mapping.", "Write 'id:', 'label:' …")
-        require_fields(entry, DUTY_FIELDS, path, line, f"the duty '{entry.get('id', '?')}'")
-        duty_id = str(entry["id"])
-        if duty_id in seen:
+        if entry.id in seen:
             raise CourseError.at(
-                path, line, f"the duty id '{duty_id}' is used twice.", "Give each duty its own id."
+                path, line, f"the duty id '{entry.id}' is used twice.", "Give each duty its own id."
             )
-        seen.add(duty_id)
-        if entry["kind"] not in DUTY_KINDS:
-            raise CourseError.at(
-                path,
-                line,
-                f"the duty '{duty_id}' has unknown kind '{entry['kind']}'.",
-                f"Use one of: {', '.join(DUTY_KINDS)}.",
-            )
-        scenarios = entry.get("scenarios") or []
-        if not isinstance(scenarios, list):
-            raise CourseError.at(
-                path, line, f"the duty '{duty_id}': 'scenarios' is not a list.", "Write a list."
-            )
-        for name in scenarios:
-            if not (folder / "scenarios" / f"{name}.yml").is_file():
+        seen.add(entry.id)
+        for number, name in enumerate(entry.scenarios):
+            scenario = folder / "scenarios" / f"{name}.yml"
+            if not scenario.is_file():
                 raise CourseError.at(
                     path,
-                    line,
-                    f"the duty '{duty_id}' names an unknown scenario '{name}'.",
-                    f"Create scenarios/{name}.yml beside duties.yml, or name an existing one.",
+                    line_of_path(node, f"duties[{index}].scenarios[{number}]") or line,
+                    f"the duty '{entry.id}' names an unknown scenario '{name}'.",
+                    f"Create scenarios/{name}.yml beside duties.yml, or name an existing one"
+                    + _known_scenarios(folder),
                 )
-            check_scenario(folder / "scenarios" / f"{name}.yml")
-        _check_processes(entry, duty_id, [str(name) for name in scenarios], folder, path, line)
+            check_scenario(scenario)
+        _check_processes(entry, list(entry.scenarios), folder, path, line)
         lines = {
             name: line_of_path(node, f"duties[{index}].{name}") or line for name in Duty.TEXT_FIELDS
         }
         duties.append(
             Duty(
-                id=duty_id,
-                label=str(entry["label"]),
-                kind=str(entry["kind"]),
-                library=str(entry["library"]),
-                trafikey=str(entry["trafikey"]),
-                between_calls=str(entry["between_calls"]),
-                scenarios=[str(name) for name in scenarios],
+                id=entry.id,
+                label=entry.label,
+                kind=entry.kind,
+                library=entry.library,
+                trafikey=entry.trafikey,
+                between_calls=entry.between_calls,
+                scenarios=list(entry.scenarios),
                 source=path,
                 line=line,
                 lines=lines,
@@ -322,22 +347,20 @@ def _load_duties(folder: Path) -> list[Duty]:
     return duties
 
 
+def _known_scenarios(folder: Path) -> str:
+    names = sorted(path.stem for path in (folder / "scenarios").glob("*.yml"))
+    return f" ({', '.join(names)})." if names else "."
+
+
 def _check_processes(
-    entry: dict[str, Any], duty_id: str, scenarios: list[str], folder: Path, path: Path, line: int
+    entry: DutyEntry, scenarios: list[str], folder: Path, path: Path, line: int
 ) -> None:
     """A duty's `process` (or `processes`) names the processes the widget follows; each must
     be a process, by name or by kind, of one of the scenarios the duty runs."""
-    named = entry.get("processes", entry.get("process"))
-    if named is None:
+    duty_id = entry.id
+    if entry.process is None and entry.processes is None:
         return
-    wanted = [named] if isinstance(named, str) else named
-    if not isinstance(wanted, list) or not all(isinstance(name, str) for name in wanted):
-        raise CourseError.at(
-            path,
-            line,
-            f"the duty '{duty_id}': 'process' must be a process name or a list of names.",
-            "Write 'process: consumer1' or 'processes: [consumer1, pump1]'.",
-        )
+    wanted = [entry.process] if entry.process is not None else list(entry.processes or [])
     known: dict[str, None] = {}
     for name in scenarios:
         for process in check_scenario(folder / "scenarios" / f"{name}.yml").processes:

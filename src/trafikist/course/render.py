@@ -25,6 +25,16 @@ from markdown.extensions.toc import slugify
 from trafikist.base.errors import CourseError
 from trafikist.course.examples import render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.course.questions import (
+    Question,
+    live_query,
+    outcome,
+    page_context,
+    page_questions,
+    replace_blocks,
+    run_fragment,
+)
+from trafikist.course.review import course_questions, module_questions
 from trafikist.course.sources import DRAFT
 from trafikist.course.structure import (
     STATUS_LEGEND,
@@ -34,10 +44,11 @@ from trafikist.course.structure import (
     Status,
     relative_link,
 )
+from trafikist.registry.valkey import ValkeyTable
 
 # Structural blocks the renderer fills in; anything else between `///` lines is prose.
 GENERATED_BLOCK = re.compile(
-    r"^/// (?P<name>duties|dive-cards|up-next|worked-example)\s*\n///\s*$", re.M
+    r"^/// (?P<name>duties|dive-cards|up-next|worked-example|review)\s*\n///\s*$", re.M
 )
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
@@ -46,7 +57,8 @@ MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 ATTR_ID = re.compile(r"\{:?[^}\n]*?(?<![\w&])#(?P<id>[\w-]+)[^}\n]*\}")
 HTML_ID = re.compile(r"""\sid=["'](?P<id>[^"'\s]+)["']""")
 RESOLVED_LINK = re.compile(
-    r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<fragment>#[^"]*)?"(?P<after>[^>]*)>'
+    r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<query>\?[^"#]*)?(?P<fragment>#[^"]*)?"'
+    r"(?P<after>[^>]*)>"
 )
 
 # Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).
@@ -70,6 +82,8 @@ class Renderer:
     # Extensions for Markdown inside generated HTML, beyond INLINE_EXTENSIONS (e.g. the
     # registry's claims and verb links).
     inline_extensions: list[object] = field(default_factory=list)
+    # Valkey's command table: a reference to a command it marks deprecated says so.
+    valkey: ValkeyTable | None = None
 
     def __post_init__(self) -> None:
         self.templates = jinja2.Environment(
@@ -80,7 +94,9 @@ class Renderer:
             keep_trailing_newline=True,
             undefined=jinja2.StrictUndefined,
         )
-        self.templates.globals.update(legend=STATUS_LEGEND, Status=Status, Kind=Kind)
+        self.templates.globals.update(
+            legend=STATUS_LEGEND, Status=Status, Kind=Kind, checks_of=self.question_ids
+        )
         self.templates.filters["md"] = self.inline_markdown
         # Text inside generated HTML (duty rows, summaries) is Markdown too; raw HTML blocks are
         # not parsed by the engine, so the renderer converts those snippets itself.
@@ -113,14 +129,21 @@ class Renderer:
             return front + self._render(
                 "planned.md.j2", page=page, backlinks=self.backlinks(page), body=body
             )
-        lede, rest = split_lede(page.body)
+        body = VALKEY_REFERENCE.sub(self._deprecation, page.body)
+        if "/// check" in body:
+            asked = page_questions(page)
+            body = replace_blocks(body, lambda number: self.question_html(asked[number]))
+        lede, rest = split_lede(body)
         rest, sections = with_heading_ids(rest)
         rest = GENERATED_BLOCK.sub(lambda match: self._generated(match["name"], page), rest)
         parts = [
             front,
             self._render("header.html.j2", page=page),
             self._render("lede.md.j2", lede=lede.strip()) if lede.strip() else "",
-            self._render("sections.html.j2", sections=sections) if sections else "",
+            # The review page is one list: it needs no nav of its sections.
+            self._render("sections.html.j2", sections=sections)
+            if sections and page.kind is not Kind.REVIEW
+            else "",
             rest.strip() + "\n",
         ]
         if page.kind is Kind.DIVE:
@@ -130,12 +153,57 @@ class Renderer:
             )
         return "\n".join(part for part in parts if part)
 
+    def question_html(self, question: Question, on_review: bool = False) -> markupsafe.Markup:
+        """A question of "Check yourself", as the reader meets it (check.html.j2); `on_review`,
+        on the review page, with a link to the page it comes from."""
+        context = page_context(question, outcome(question))
+        context.setdefault("run_label", "")
+        context.setdefault("right", 0)
+        context["run_file"] = question.run is not None and question.run.scenario is not None
+        context["on_review"] = on_review
+        owner = question.page if question.page.kind is Kind.MODULE else question.page.parent
+        query = live_query(question)
+        context["live_link"] = f"id:{owner.id}?{query}#tk-duties-title" if owner and query else ""
+        return markupsafe.Markup(self._render("check.html.j2", **context).strip())
+
+    def question_ids(self, page: Page) -> str:
+        """The ids of a module's questions (its dives' included), space-separated: what its
+        "K of N answered right" counts."""
+        return " ".join(question.id for question in module_questions(page))
+
+    def question_runs(self, choices_href: str) -> dict[str, str]:
+        """Each question's run as the page fetches it on "Show the run" (the deciding row
+        marked), by question id; `choices_href` is where a model choice's link points, from
+        the fragment's own URL, the choice's id appended."""
+        runs = {}
+        for question in course_questions(self.course):
+            fragment = run_fragment(question, outcome(question), choices_href)
+            if fragment is not None:
+                runs[question.id] = fragment
+        return runs
+
+    def _deprecation(self, match: re.Match[str]) -> str:
+        """A reference to a Valkey command's page, and, where the command table marks the command
+        deprecated, the table's words for it."""
+        command = self.valkey.get(match["name"].replace("-", " ")) if self.valkey else None
+        if command is None or not command.deprecated:
+            return match[0]
+        since = command.fields.get("deprecated_since")
+        instead = command.fields.get("replaced_by")
+        note = f"Valkey {self.valkey.version} marks {command.name} deprecated"  # type: ignore[union-attr]
+        note += f" since {since}" if since else ""
+        note += f"; it names {instead} in its place." if instead else "."
+        return f"{match[0]} *{note}*"
+
     def _front_matter(self, page: Page) -> str:
-        lines = ["---", f"title: {_yaml_string(page.title)}", f"trafikist_id: {page.id}"]
+        # Neither engine's theme escapes a page's title or description where it writes them
+        # (<title>, the header, the navigation, <meta>): the values go to it as HTML text.
+        title = html.escape(page.title, quote=False)
+        lines = ["---", f"title: {_yaml_string(title)}", f"trafikist_id: {page.id}"]
         if page.status is Status.PLANNED:
             lines.append("status: planned")  # mkdocs-material shows it in the navigation
         if page.summary:
-            lines.append(f"description: {_yaml_string(page.summary)}")
+            lines.append(f"description: {_yaml_string(html.escape(page.summary))}")
         lines.append("---\n")
         return "\n".join(lines) + "\n"
 
@@ -148,6 +216,14 @@ class Renderer:
             return self._render("dive_cards.html.j2", page=page)
         if name == "worked-example":
             return render_worked_example(page)
+        if name == "review":
+            return self._render(
+                "review.html.j2",
+                entries=[
+                    (question, self.question_html(question, on_review=True))
+                    for question in course_questions(self.course)
+                ],
+            )
         previous, following = self.course.neighbours(page)
         return self._render(
             "up_next.html.j2",
@@ -191,7 +267,15 @@ class Renderer:
                     "Link to an id that a page in modules/ declares in its front matter.",
                 )
             before, after = match["before"], match["after"]
-            url = relative_link(source, target.url(self.directory_urls)) + (match["fragment"] or "")
+            url = relative_link(source, target.url(self.directory_urls))
+            # The query is HTML-escaped in the attribute; it is escaped once more below.
+            url += html.unescape(match["query"] or "") + (match["fragment"] or "")
+            if 'class="tk-verb"' in before + after or "tk-choice__mark" in before + after:
+                # A verb's command page and the page of the model's choices are always built:
+                # their links carry no status (fewer bytes, on every verb of every page).
+                attrs = f"{before.strip()} {after.strip()}".strip()
+                return f'<a {attrs} href="{html.escape(url)}">'
+
             status_class = f"tk-link tk-link--{target.status.value}"
             attrs = f"{before.strip()} {after.strip()}".strip()
             if 'class="' in attrs:
@@ -232,6 +316,11 @@ def split_lede(body: str) -> tuple[str, str]:
     return body[: match.start()], body[match.start() :]
 
 
+# A reference to a Valkey command's page: `- [Valkey — BLPOP](https://valkey.io/commands/blpop/) …`
+VALKEY_REFERENCE = re.compile(
+    r"^[ \t]*[-*] \[Valkey — [^\]]+\]\(https://valkey\.io/commands/(?P<name>[a-z0-9-]+)/?\).*$",
+    re.M,
+)
 HEADING = re.compile(r"^(?P<hashes>#{2,6}) (?P<text>.+?)(?:\s*\{(?P<attrs>[^}]*)\})?\s*$")
 
 

@@ -13,12 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import trafikist.model
-from trafikist.base.errors import CourseError
+from trafikist.base.errors import CourseError, Problem
 from trafikist.base.files import file_signature
 from trafikist.base.memo import BoundedCache
+from trafikist.course.sources import line_of_path, load_yaml_node, read_text
 from trafikist.model import ScenarioError, Simulation
 from trafikist.model.commands import table_signature
 from trafikist.model_view.live import canonical_json
@@ -27,21 +26,25 @@ from trafikist.model_view.live import canonical_json
 # and fault the course's expectations ask for.
 RUNS: BoundedCache[tuple[str, ...], dict[str, Any]] = BoundedCache(256)
 MODEL_FOLDER = Path(trafikist.model.__file__).resolve().parent
-# libyaml's loader when the wheel of PyYAML has it: the same data, several times faster.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_scenario(path: Path) -> dict[str, Any]:
-    """The scenario file, parsed; CourseError naming the file when it cannot be read."""
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except OSError as error:
-        raise CourseError.at(path, None, f"cannot be read ({error}).", "Check the file.") from None
-    except yaml.YAMLError as error:
-        raise CourseError.at(path, None, f"malformed YAML: {error}.", "Fix the YAML.") from None
+    """The scenario file, parsed; CourseError naming the file and line when it cannot be
+    read (trafikist.course.sources: not UTF-8, malformed YAML, a key given twice, `.nan`)."""
+    data, _ = load_yaml_node(read_text(path), path)
     if not isinstance(data, dict):
         raise CourseError.at(path, 1, "is not a scenario mapping.", "See docs/scenarios.md.")
     return data
+
+
+class RunChangeError(CourseError):
+    """The changes a sentence or a question makes to a run (a `given …` fault, a question's
+    `with:`) do not fit the scenario: the sentence's or the question's line is to blame, not
+    the scenario file's."""
+
+    def __init__(self, path: Path, what: str, fix: str):
+        self.what, self.fix = what, fix
+        super().__init__(Problem(path, None, what, fix))
 
 
 def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -65,7 +68,13 @@ def _run(path: Path, overrides: dict[str, Any] | None) -> dict[str, Any]:
     try:
         raw = Simulation(data, overrides, source=str(path)).run()
     except ScenarioError as error:
-        raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
+        what = f"'{error.path}': {error.what}" if error.path else error.what
+        if error.source == "overrides":
+            raise RunChangeError(path, what, error.fix) from None
+        _, node = load_yaml_node(read_text(path), path)
+        raise CourseError.at(
+            path, line_of_path(node, error.path) if error.path else None, what, error.fix
+        ) from None
     return json.loads(canonical_json(raw))
 
 

@@ -6,6 +6,7 @@ traceback from YAML.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError
+from trafikist.base.files import read_source_text
 
 FENCE = "---"
 # A source comment cites the seed sentence a sentence follows from: `<!-- seed: "…" -->` in
@@ -33,6 +35,7 @@ class FrontMatterDocument:
     meta_lines: dict[str, int]  # top-level key -> line in the file
     body: str
     body_line: int  # line in the file where the body starts
+    node: Any = None  # the front matter's YAML node tree: every field's line
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,9 @@ def yaml_source_quotes(lines: list[str], line: int) -> tuple[str, ...]:
 
 
 def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise CourseError.at(
-            path, None, f"is not UTF-8 text ({error.reason}).", "Save the file as UTF-8."
-        ) from None
+    """A source's text (trafikist.base.files.read_source_text: UTF-8, a byte-order mark
+    dropped; CourseError naming the file otherwise)."""
+    return read_source_text(path)
 
 
 # libyaml when PyYAML has it (a fast build loop); the pure-Python loader reads the same YAML.
@@ -85,11 +85,16 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def load_yaml(text: str, path: Path, first_line: int = 1) -> tuple[Any, dict[str, int]]:
     """Parse YAML; return the data and the line of each top-level mapping key."""
     data, node = load_yaml_node(text, path, first_line)
+    return data, _top_lines(node, first_line)
+
+
+def _top_lines(node: yaml.Node | None, first_line: int) -> dict[str, int]:
+    """The line of each top-level key of a mapping node."""
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key_node, _ in node.value:
             lines[str(key_node.value)] = first_line + key_node.start_mark.line
-    return data, lines
+    return lines
 
 
 def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yaml.Node | None]:
@@ -118,7 +123,75 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
         ) from None
     finally:
         loader.dispose()
+    _check_tree(node, path, first_line)
     return data, node
+
+
+# Deeper than this, a value is a slip (or an attack), not a course's data.
+MAX_YAML_DEPTH = 32
+
+
+def _check_tree(node: yaml.Node | None, path: Path, first_line: int) -> None:
+    """What YAML accepts and a course never means: a key given twice (YAML keeps the last
+    silently), an alias inside itself, nesting past MAX_YAML_DEPTH, and a number that is not
+    finite (`.nan`, `.inf`)."""
+    if node is None:
+        return
+    stack: list[tuple[yaml.Node, int, tuple[int, ...]]] = [(node, 1, ())]
+    while stack:
+        current, depth, ancestors = stack.pop()
+        line = first_line + current.start_mark.line
+        if id(current) in ancestors:
+            raise CourseError.at(
+                path, line, "a YAML alias refers to the value that holds it.", _NO_ALIAS_LOOP
+            )
+        if depth > MAX_YAML_DEPTH:
+            raise CourseError.at(
+                path,
+                line,
+                f"the YAML nests deeper than {MAX_YAML_DEPTH} levels.",
+                "Flatten the value: no field of the course nests this deep.",
+            )
+        inside = (*ancestors, id(current))
+        if isinstance(current, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in current.value:
+                if key.tag == "tag:yaml.org,2002:merge":
+                    stack.append((value, depth + 1, inside))
+                    continue
+                name = str(key.value)
+                key_line = first_line + key.start_mark.line
+                if name in seen:
+                    raise CourseError.at(
+                        path,
+                        key_line,
+                        f"the key '{name}' is given twice (first at line {seen[name]}).",
+                        "Keep one of them: YAML would keep the last and drop the first.",
+                    )
+                seen[name] = key_line
+                stack.append((value, depth + 1, inside))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((item, depth + 1, inside) for item in current.value)
+        elif current.tag == "tag:yaml.org,2002:float" and _not_finite(current.value):
+            raise CourseError.at(
+                path,
+                line,
+                f"'{current.value}' is not a finite number.",
+                "Write a number such as 1 or 0.5; quote it if it is text.",
+            )
+
+
+_NO_ALIAS_LOOP = "Write the value out: an alias (*name) may not stand inside its own anchor."
+
+
+def _not_finite(text: str) -> bool:
+    """`.inf`, `.nan`, or a float too large to hold (`1e400`)."""
+    if text.strip().lower().lstrip("+-") in (".inf", ".nan"):
+        return True
+    try:
+        return not math.isfinite(float(text.replace("_", "")))
+    except ValueError:
+        return False  # a form float() does not read (sexagesimal): YAML's own
 
 
 def line_of_path(node: yaml.Node | None, path: str, first_line: int = 1) -> int | None:
@@ -135,6 +208,8 @@ def line_of_path(node: yaml.Node | None, path: str, first_line: int = 1) -> int 
         if part.startswith("[") and isinstance(node, yaml.SequenceNode):
             index = int(part[1:-1])
             child = node.value[index] if index < len(node.value) else None
+            if child is not None:
+                line = first_line + child.start_mark.line  # the item's own line
         elif isinstance(node, yaml.MappingNode):
             for key_node, value_node in node.value:
                 if str(key_node.value) == part:
@@ -167,7 +242,8 @@ def read_front_matter(path: Path) -> FrontMatterDocument:
         raise CourseError.at(
             path, 1, "front matter is never closed.", "Add a '---' line after the page's fields."
         )
-    meta, meta_lines = load_yaml("".join(lines[1:index]), path, first_line=2)
+    meta, node = load_yaml_node("".join(lines[1:index]), path, first_line=2)
+    meta_lines = _top_lines(node, 2)
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
@@ -179,6 +255,7 @@ def read_front_matter(path: Path) -> FrontMatterDocument:
         meta_lines=meta_lines,
         body="".join(lines[index + 1 :]),
         body_line=index + 2,
+        node=node,
     )
 
 

@@ -24,6 +24,7 @@ class Kind(StrEnum):
     DIVE = "dive"
     BOOK_PAGE = "book-page"
     REFERENCE = "reference"
+    REVIEW = "review"  # Check yourself: every question of the course (trafikist.course.review)
 
 
 STATUS_LEGEND = {
@@ -64,6 +65,9 @@ class Page:
     path: str = ""  # folder of the page in the site, "" for the home page
     duties: list[Duty] = field(default_factory=list)
     meta_lines: dict[str, int] = field(default_factory=dict)  # front matter key -> line
+    # The status the published course (the seed) shows for a lesson this site has not written:
+    # a card that points to it keeps the published badge and says the site lacks it.
+    published_status: Status | None = None
 
     @property
     def number_label(self) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from trafikist.base.memo import BoundedCache
 from trafikist.course.sources import DRAFT, SOURCE_COMMENT
 
-CLAIM_OPEN = re.compile(r"\{\s*(?P<kind>claim|expect|choice)\s*:")
+CLAIM_OPEN = re.compile(r"\{\s*(?P<kind>claim|expect|choice|valkey)\s*:")
 
 # The only characters the claim scanner stops at: an escape, a code span, an opening bracket.
 _SIGNIFICANT = re.compile(r"[\\`\[]")
@@ -165,6 +165,13 @@ def _scan(body: str) -> Scanned:
             index += 1
             continue
         block = BLOCK_OPEN.match(stripped)
+        if block and block["name"] == "check":
+            # A question's body is YAML (trafikist.course.questions reads it): not prose.
+            end = next((i for i in range(index + 1, len(lines)) if BLOCK_CLOSE.match(
+                lines[i].rstrip("\r\n"))), len(lines) - 1)  # fmt: skip
+            prose_lines += [blank(text) for text in lines[index : end + 1]]
+            index = end + 1
+            continue
         if block:
             excerpt = None
             prose_lines.append(line)

@@ -115,6 +115,12 @@ MODEL_CHOICES: tuple[Choice, ...] = (
         "rings nobody: a parked waiter learns of recovered work at its timeout.",
     ),
     Choice(
+        "wake-beat",
+        "A parked consumer whose BLPOP returns, at a ring or at its timeout, starts its next "
+        "beat at once: recover, promote, drain the lanes, park. The drain is its check: when it "
+        "finds nothing, the consumer parks again.",
+    ),
+    Choice(
         "stalled-args",
         "EMQ.STALLED.CHECK takes numkeys 3, then active, pending and dead, then limit, "
         "max-attempts and the job hash prefix; it replies [recovered, dead-lettered]. "
@@ -131,6 +137,12 @@ MODEL_CHOICES: tuple[Choice, ...] = (
         "The reaper (Jobs.reap/2, script @reap) returns every expired lease to pending, restart "
         "expiries included, with no count, at most 100 a call. A consumer configured without "
         "the reaper recovers with the counted sweep (Stalled.check/3) on its beat instead.",
+    ),
+    Choice(
+        "library-refusal",
+        "On a wire: 6 connection the library itself refuses EchoMQ.Jobs.reap/2 and the lane "
+        "claim, when the beat reaches them and before it sends anything: the server sees no "
+        "command.",
     ),
     Choice(
         "claim",

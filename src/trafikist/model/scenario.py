@@ -8,6 +8,7 @@ checks every field and raises `ScenarioError` naming the file, the field path an
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,13 @@ SWEEP_KINDS = ("Consumer", "Metronome", "Pump", "Stalled", "StreamConsumer")
 PROCESS_KINDS = (*SWEEP_KINDS, "Bus", "Client")
 BUS_OPS = ("publish", "append", "append_batch")
 MAX_DURATION = 3600
+# Caps that keep one run small enough to draw and to run in a page: a scenario shows one
+# behaviour. A run that would pass them is refused, the cap named (docs/scenarios.md).
+MAX_ITEMS = 1000  # jobs, messages, commands, faults: the items of any one list
+MAX_PROCESSES = 50
+MAX_POOL = 100  # a Metronome's consumers
+MAX_COUNT = 1_000_000  # a batch, a limit, a count
+MIN_SECONDS = 0.01  # a beat, an interval, a block: below it the steps of a run explode
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
 
 # Per kind: option -> (check, default). The check names a type: "seconds" (a number > 0),
@@ -35,7 +43,7 @@ _SWEEPS = {
 }
 PROCESS_OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
     "Consumer": {**_COMMON, **_SWEEPS},
-    "Metronome": {**_COMMON, **_SWEEPS, "pool": ("count", choices.METRONOME_POOL)},
+    "Metronome": {**_COMMON, **_SWEEPS, "pool": ("pool", choices.METRONOME_POOL)},
     "Pump": {
         **_COMMON,
         "interval": ("seconds", choices.PUMP_INTERVAL),
@@ -184,7 +192,7 @@ class _Reader:
                 )
         return value
 
-    def items(self, value: Any, path: str) -> list:
+    def items(self, value: Any, path: str, cap: int = MAX_ITEMS) -> list:
         if value is None:
             return []
         if not isinstance(value, list):
@@ -192,6 +200,12 @@ class _Reader:
                 path,
                 f"expected a list, got {_kind(value)}.",
                 "Write one item a line, each starting with '- '.",
+            )
+        if len(value) > cap:
+            raise self.fail(
+                path,
+                f"holds {len(value)} items, more than the cap of {cap}.",
+                "Shorten the list: a scenario shows one behaviour.",
             )
         return value
 
@@ -217,12 +231,16 @@ class _Reader:
                 f"expected a number of seconds, got {_kind(value)}.",
                 "Write a number such as 1 or 0.5.",
             )
+        if not math.isfinite(value) or abs(value) > MAX_DURATION * 1000:
+            raise self.fail(
+                path, f"must be a finite number of seconds, got {value}.", "Write a number."
+            )
         if value < minimum or (strict and value == minimum):
             bound = f"greater than {minimum:g}" if strict else f"at least {minimum:g}"
             raise self.fail(path, f"must be {bound}, got {value}.", f"Write a number {bound}.")
         return float(value)
 
-    def integer(self, value: Any, path: str, minimum: int) -> int:
+    def integer(self, value: Any, path: str, minimum: int, maximum: int = MAX_COUNT) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(
                 path,
@@ -235,6 +253,12 @@ class _Reader:
                 f"must be at least {minimum}, got {value}.",
                 f"Write a whole number of at least {minimum}.",
             )
+        if value > maximum:
+            raise self.fail(
+                path,
+                f"must be at most {maximum}, got {value}.",
+                f"Write a whole number of at most {maximum}.",
+            )
         return value
 
     def boolean(self, value: Any, path: str) -> bool:
@@ -246,13 +270,23 @@ class _Reader:
 
     def option(self, check: str, value: Any, path: str) -> Any:
         if check == "seconds":
-            return self.number(value, path, 0, strict=True)
+            seconds = self.number(value, path, 0, strict=True)
+            if seconds < MIN_SECONDS:
+                raise self.fail(
+                    path,
+                    f"must be at least {MIN_SECONDS:g} s, got {seconds:g}.",
+                    f"Write {MIN_SECONDS:g} or more: the model counts time in milliseconds, "
+                    "and a shorter period floods the run.",
+                )
+            return seconds
         if check == "seconds0":
             return self.number(value, path, 0, strict=False)
         if check == "count":
             return self.integer(value, path, 1)
         if check == "count0":
             return self.integer(value, path, 0)
+        if check == "pool":
+            return self.integer(value, path, 1, MAX_POOL)
         if check == "bool":
             return self.boolean(value, path)
         if check == "wire":
@@ -419,7 +453,7 @@ class _Reader:
         processes: list[ProcessSpec] = []
         counts: dict[str, int] = {}
         names: set[str] = set()
-        for index, raw in enumerate(self.items(value, "processes")):
+        for index, raw in enumerate(self.items(value, "processes", MAX_PROCESSES)):
             path = f"processes[{index}]"
             if not isinstance(raw, dict) or "kind" not in raw:
                 raise self.fail(

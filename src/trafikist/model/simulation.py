@@ -29,6 +29,9 @@ from trafikist.model.values import HashValue, ListValue, Stream, ZSet
 EPOCH_MS = 1_700_000_000_000  # the virtual wall clock at t = 0 (2023-11-14 22:13:20 UTC)
 # model's own choice (choice "rtt"): a reply reaches its client 1 ms after the server served it.
 ROUND_TRIP_MS = 1
+# The commands one run may send: a trace the page can draw, made in a second or two. A run
+# that would send more is refused (the run's note in the page, a build error at the file).
+MAX_STEPS = 20_000
 _TIMEOUT = object()
 
 
@@ -273,6 +276,15 @@ class Simulation:
         conn = process.conn
         assert conn is not None
         process.sent += 1
+        if len(self.steps) >= MAX_STEPS:
+            raise ScenarioError(
+                self.scenario.source,
+                "duration",
+                f"the run sends more than {MAX_STEPS} commands by {self._now / 1000:g} s "
+                f"(of {self.scenario.duration:g} s), the cap of one run.",
+                "Shorten the duration, or lengthen the beats and intervals: a scenario shows "
+                "one behaviour.",
+            )
         reply = self.server.execute_on(conn, argv)
         step: dict[str, Any] = {
             "t": self._now / 1000,

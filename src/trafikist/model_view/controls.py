@@ -52,7 +52,10 @@ class Control:
     are HTML. `wording` is how the note under the form says a changed value ("Changed from the
     default: …"): `{}` stands for the value, and a fault's `{client}` and `{after}` for its
     parts; a set's `none` and a fault's `none` say the empty value, a set's `and` joins its
-    options, a switch says `on` or `off`.
+    options, a switch says `on` or `off`. What the run note says of a shared URL's wrong value
+    uses the rest: `what` names what an option (or a fault's client) is ("'pump' is not a
+    process kind"), a number's `value` says a bare value or its range ("0.1–60 s"), a fault's
+    `after` its command number.
     """
 
     key: str
@@ -88,10 +91,19 @@ class Group:
     hint: str
 
 
-def _number(key: str, label: str, bounds: Range, kinds: tuple[str, ...], word: str) -> Control:
-    """A required number field whose default is an option of the first process of `kinds`."""
+def _number(
+    key: str, label: str, bounds: Range, kinds: tuple[str, ...], word: str, value: str = "{}"
+) -> Control:
+    """A required number field whose default is an option of the first process of `kinds`.
+    `word` says a changed value ("beat {} s"), `value` a bare one or a range ("{} s")."""
     return Control(
-        key, NUMBER, label=label, range=bounds, required=True, kinds=kinds, wording={"some": word}
+        key,
+        NUMBER,
+        label=label,
+        range=bounds,
+        required=True,
+        kinds=kinds,
+        wording={"some": word, "value": value},
     )
 
 
@@ -104,7 +116,12 @@ CONTROL_GROUPS = (
                 SET,
                 options=tuple((kind, f"<code>EchoMQ.{kind}</code>") for kind in SWEEP_KINDS),
                 override="processes",
-                wording={"some": "processes {}", "and": " and ", "none": "no process sends"},
+                wording={
+                    "some": "processes {}",
+                    "and": " and ",
+                    "none": "no process sends",
+                    "what": "a process kind",
+                },
             ),
         ),
         "None ticked: no process sends; the scenario's own clients still do.",
@@ -119,7 +136,7 @@ CONTROL_GROUPS = (
                     (4, "<code>wire: 4</code>, the library's default"),
                     (6, "<code>wire: 6</code>"),
                 ),
-                wording={"some": "wire: {}"},
+                wording={"some": "wire: {}", "what": "a wire the model speaks"},
             ),
         ),
         "On <code>wire: 6</code> the two sweeps are sent as EMQ.PROMOTE and EMQ.STALLED.CHECK,"
@@ -136,7 +153,7 @@ CONTROL_GROUPS = (
                 kinds=BEAT_KINDS,
                 wording={"on": "reaper on", "off": "reaper off"},
             ),
-            _number("beat", "beat, seconds", Range(0.1, 60, 0.1), BEAT_KINDS, "beat {} s"),
+            _number("beat", "beat, seconds", Range(0.1, 60, 0.1), BEAT_KINDS, "beat {} s", "{} s"),
             _number("batch", "batch", Range(1, 1000, 1), BATCH_KINDS, "batch {}"),
             _number("limit", "limit", Range(1, 1000, 1), LIMIT_KINDS, "limit {}"),
         ),
@@ -156,7 +173,12 @@ CONTROL_GROUPS = (
                 after_label="after its command number",
                 range=Range(0, 1000, 1),
                 override="faults",
-                wording={"some": "{client} crashes after command {after}", "none": "no crash"},
+                wording={
+                    "some": "{client} crashes after command {after}",
+                    "none": "no crash",
+                    "what": "a client of this duty",
+                    "after": "command {}",
+                },
             ),
         ),
         "The client stops between that command and its next one, and never sends again.",
@@ -167,12 +189,17 @@ CONTROL_KEYS = tuple(control.key for control in CONTROLS)
 
 
 def page_spec() -> list[dict[str, Any]]:
-    """What the page's script needs of each control, in the form's order (controls.mjs)."""
+    """What the page's script needs of each control, in the form's order (controls.mjs): a
+    set's and a choice's options, a number's and a fault's command number's range (the shared
+    URL's values are checked against them), and the wording."""
     spec = []
     for control in CONTROLS:
         entry: dict[str, Any] = {"key": control.key, "kind": control.kind}
-        if control.kind == CHOICE:
+        if control.kind in (SET, CHOICE):
             entry["options"] = [value for value, _ in control.options]
+        if control.range is not None:
+            bounds = control.range
+            entry["range"] = {"low": bounds.low, "high": bounds.high, "step": bounds.step}
         if control.kind == FAULT:
             entry |= {"fields": list(control.fields), "none": control.none}
             entry["start"] = control.after_start

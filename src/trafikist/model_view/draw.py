@@ -170,20 +170,24 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
     # Axis: a tick and a time label at round numbers of seconds.
     step = _nice_step(end)
     ticks: list[str] = []
+    labels: list[str] = []
     count = int(end / step + 1e-9)
     for index in range(count + 1):
         t = index * step
         ticks.append(f"M{fmt0(x(t))} {AXIS_HEIGHT - 4}v4")
-        parts.append(
-            f'<text class="tk-tl__tick" x="{fmt0(x(t))}" y="{AXIS_HEIGHT - 7}">{fmt(t, 2)} s</text>'
-        )
+        labels.append(f'<tspan x="{fmt0(x(t))}">{fmt(t, 2)} s</tspan>')
+    # One text of tspans on one baseline: each label is placed by its x alone, in less markup
+    # (nine timelines share module 04's weight budget).
+    parts.append(f'<text class="tk-tl__tick" y="{AXIS_HEIGHT - 7}">{"".join(labels)}</text>')
     axis = f"M{PLOT_LEFT} {AXIS_HEIGHT}H{WIDTH - RIGHT_MARGIN}{''.join(ticks)}"
     parts.append(f'<path class="tk-tl__axis" d="{axis}"/>')
+    axis_end = len(parts)
 
     # Commands: one path per client, a short upright stroke for each command it sends.
     clients = clients_in_order(trace)
     y += 4
-    parts.append(_lane_label("commands", y, ROW))
+    lanes = _Lanes()
+    lanes.label("commands", y, ROW)
     strokes: dict[str, list[str]] = {}
     for step_data in trace.get("steps", []):
         stroke = f"M{fmt0(x(float(step_data['t'])))} {y + 1}v{BAR}"
@@ -212,7 +216,7 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
                 continue
             by_job = stays(shots, lane, end)
             rows = max(1, len(by_job))
-            parts.append(_lane_box(lane, y, rows))
+            lanes.box(lane, y, rows)
             for row, (job, intervals) in enumerate(by_job.items()):
                 top = y + row * ROW + (ROW - BAR) // 2
                 for start, stop in intervals:
@@ -234,18 +238,20 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
         ("failures", "n", "count "),
     ):
         for name, runs in counter_series(shots, section, end).items():
-            parts.append(_lane_box(prefix + _short_name(section, name), y, 1))
+            lanes.box(prefix + _short_name(section, name), y, 1)
             top = y + (ROW - BAR) // 2
             for start, stop, label in runs:
                 if label not in ("0", ""):
                     bars.add(x(start), x(stop), top, css, label)
             y += ROW + LANE_GAP
 
+    # The lanes' backgrounds under everything else, their names beside them.
+    parts[axis_end:axis_end] = lanes.markup()
     parts += bars.markup()
     height = y + 2
     label = esc(
-        f"Timeline of the scenario {trace.get('scenario', '')}: where each job and bus entry "
-        f"sits over {fmt(duration, 3)} s of virtual time, and when each client sends."
+        f"Timeline of {trace.get('scenario', '')}: each job and bus entry over "
+        f"{fmt(duration, 3)} s, and each client's commands"
     )
     return (
         f'<svg class="tk-tl" viewBox="0 0 {WIDTH} {fmt(height)}" width="{WIDTH}" '
@@ -263,18 +269,31 @@ def _short_name(section: str, name: str) -> str:
     return name
 
 
-def _lane_label(text: str, top: float, height: float) -> str:
-    shown = text if len(text) <= 20 else text[:19] + "…"
-    baseline = fmt0(top + height / 2 + 4)
-    return f'<text class="tk-tl__lane" x="4" y="{baseline}">{escape_text(shown)}</text>'
+class _Lanes:
+    """Every lane's background as one path and every lane's name as one text of tspans: the
+    same drawing in less markup (nine timelines share module 04's weight budget)."""
 
+    def __init__(self) -> None:
+        self.backgrounds: list[str] = []
+        self.names: list[str] = []
 
-def _lane_box(text: str, top: float, rows: int) -> str:
-    height = rows * ROW
-    return (
-        f'<rect class="tk-tl__bg" x="{PLOT_LEFT}" y="{fmt0(top)}" width="{PLOT_WIDTH}" '
-        f'height="{height}"/>' + _lane_label(text, top, height)
-    )
+    def label(self, text: str, top: float, height: float) -> None:
+        shown = text if len(text) <= 20 else text[:19] + "…"
+        baseline = fmt0(top + height / 2 + 4)
+        self.names.append(f'<tspan x="4" y="{baseline}">{escape_text(shown)}</tspan>')
+
+    def box(self, text: str, top: float, rows: int) -> None:
+        height = rows * ROW
+        self.backgrounds.append(f"M{PLOT_LEFT} {fmt0(top)}h{PLOT_WIDTH}v{height}h-{PLOT_WIDTH}z")
+        self.label(text, top, height)
+
+    def markup(self) -> list[str]:
+        parts = []
+        if self.backgrounds:
+            parts.append(f'<path class="tk-tl__bg" d="{"".join(self.backgrounds)}"/>')
+        if self.names:
+            parts.append(f'<text class="tk-tl__lane">{"".join(self.names)}</text>')
+        return parts
 
 
 class _Bars:
@@ -340,8 +359,12 @@ def _step_reply(step: dict[str, Any]) -> str:
     return f"{reply} at {seconds(float(replied))} (blocked)"
 
 
-def trace_rows(trace: dict[str, Any]) -> list[tuple[float, int, int, str]]:
-    """Steps and events merged by time; at the same time a step comes before an event."""
+def trace_rows(
+    trace: dict[str, Any], decides: tuple[str, int] | None = None
+) -> list[tuple[float, int, int, str]]:
+    """Steps and events merged by time; at the same time a step comes before an event. The row
+    that `decides` names, ("step", index) or ("event", index), is marked: a question's answer
+    turns on it."""
     rows: list[tuple[float, int, int, str]] = []
     for index, step in enumerate(trace.get("steps", [])):
         command = " ".join(quote_arg(arg) for arg in step.get("argv", []))
@@ -353,7 +376,8 @@ def trace_rows(trace: dict[str, Any]) -> list[tuple[float, int, int, str]]:
             f"<td>{escape_text(step.get('via', ''))}<td>{escape_text(command)}"
             f"<td>{escape_text(_step_reply(step))}"
         )
-        rows.append((float(step["t"]), 0, index, f"<tr>{cells}"))
+        mark = ' class="tk-trace__decides"' if decides == ("step", index) else ""
+        rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}"))
     for index, event in enumerate(trace.get("events", [])):
         if event.get("kind") in EVENTS_SHOWN_IN_REPLY:
             continue
@@ -362,23 +386,26 @@ def trace_rows(trace: dict[str, Any]) -> list[tuple[float, int, int, str]]:
             f"<td>{seconds(float(event['t']))}<td>{escape_text(event.get('client', ''))}"
             f'<td colspan="3">{escape_text(words)}'
         )
-        rows.append((float(event["t"]), 1, index, f'<tr class="tk-trace__event">{cells}'))
+        decided = " tk-trace__decides" if decides == ("event", index) else ""
+        rows.append((float(event["t"]), 1, index, f'<tr class="tk-trace__event{decided}">{cells}'))
     rows.sort(key=lambda row: row[:3])
     return rows
 
 
-def render_trace_html(trace: dict[str, Any]) -> str:
-    """The commands sent, in order, with their replies and the run's events, as a table."""
+def render_trace_html(trace: dict[str, Any], decides: tuple[str, int] | None = None) -> str:
+    """The commands sent, in order, with their replies and the run's events, as a table; with
+    `decides`, the row a question turns on is marked and the table is open."""
     steps = trace.get("steps", [])
     events = trace.get("events", [])
     summary = f"Trace · {len(steps)} commands, {len(events)} events"
     head = "".join(
         f'<th scope="col">{name}</th>' for name in ("t (s)", "client", "call", "command", "reply")
     )
-    body = "\n".join(row[3] for row in trace_rows(trace))
+    body = "\n".join(row[3] for row in trace_rows(trace, decides))
     # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
-        f'<details class="tk-trace"><summary>{escape_text(summary)}</summary>\n'
+        f'<details class="tk-trace"{" open" if decides else ""}>'
+        f"<summary>{escape_text(summary)}</summary>\n"
         f'<div class="tk-trace__scroll" tabindex="0" role="region" '
         f'aria-label="{esc(summary)}">\n'
         f'<table class="tk-trace__table">\n<thead><tr>{head}</tr></thead>\n'
@@ -389,7 +416,9 @@ def render_trace_html(trace: dict[str, Any]) -> str:
 # -- the whole result ----------------------------------------------------------------------------
 
 
-def legend_html(trace: dict[str, Any]) -> str:
+def legend_html(trace: dict[str, Any], drawn: str | None = None) -> str:
+    """The colours of the timeline: each client that sends, and the two marks of places; given
+    the `drawn` timeline, only the marks it shows."""
     clients = clients_in_order(trace)
     sent = {step["client"] for step in trace.get("steps", [])}
     swatches = "".join(
@@ -401,19 +430,19 @@ def legend_html(trace: dict[str, Any]) -> str:
     places = "".join(
         f'<span class="tk-tl__key"><span class="tk-tl__swatch {css}"></span>{text}</span>'
         for css, text in (("sl", "past due, still in schedule"), ("x", "stream length"))
+        if drawn is None or f'class="{css}"' in drawn
     )
     return f'<span class="tk-tl__legend">{swatches}{places}</span>'
 
 
-def choices_html(trace: dict[str, Any], known: Iterable[str]) -> str:
-    """Links to the model's own choices this run relied on (the widget lists their words)."""
+def choices_html(trace: dict[str, Any], known: Iterable[str], href: str = "#tk-choice-") -> str:
+    """Links to the model's own choices this run relied on (the widget lists their words;
+    elsewhere `href` points at the page of the model's choices), each at `href` + its id."""
     known_ids = set(known)
     ids = [choice for choice in trace.get("choices", []) if choice in known_ids]
     if not ids:
         return ""
-    links = ", ".join(
-        f'<a href="#tk-choice-{esc(choice)}">{escape_text(choice)}</a>' for choice in ids
-    )
+    links = ", ".join(f'<a href="{esc(href + choice)}">{escape_text(choice)}</a>' for choice in ids)
     return (
         '<p class="tk-run__choices">The model\'s own choices this run relies on, where the course '
         f"gives no value: {links}.</p>"
@@ -435,15 +464,23 @@ def summarize(trace: dict[str, Any]) -> str:
     return text + "."
 
 
-def render_result_html(trace: dict[str, Any], known_choices: Iterable[str] = ()) -> str:
-    """The timeline, its legend, the choices note and the trace: what a duty's panel shows."""
+def render_result_html(
+    trace: dict[str, Any],
+    known_choices: Iterable[str] = (),
+    decides: tuple[str, int] | None = None,
+    choices_href: str = "#tk-choice-",
+) -> str:
+    """The timeline, its legend, the choices note and the trace: what a duty's panel shows;
+    with `decides`, a question's run, the row it turns on marked (render_trace_html), its
+    choices linked at `choices_href` (choices_html)."""
     caption = escape_text(summarize(trace))
     # On a screen narrower than the drawing, it scrolls sideways in this box, which a keyboard
     # must be able to reach (tabindex), and the page does not.
     name = esc(f"Timeline of {trace.get('scenario', '')}")
     scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
+    drawn = render_timeline_svg(trace)
     return (
-        f'<figure class="tk-run__figure">{scroll_box}{render_timeline_svg(trace)}</div>\n'
-        f"<figcaption>{caption} {legend_html(trace)}</figcaption></figure>\n"
-        f"{choices_html(trace, known_choices)}\n{render_trace_html(trace)}"
+        f'<figure class="tk-run__figure">{scroll_box}{drawn}</div>\n'
+        f"<figcaption>{caption} {legend_html(trace, drawn)}</figcaption></figure>\n"
+        f"{choices_html(trace, known_choices, choices_href)}\n{render_trace_html(trace, decides)}"
     )

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
+from trafikist.base.files import read_source_text
 from trafikist.registry import hostapi, rust
 from trafikist.registry.model import Registry, Row
 
@@ -67,7 +68,7 @@ def load_registry(path: Path) -> Registry:
     calls: set[str] | None = None if is_snapshot else set()
     files = sorted(source_dir.rglob("*.rs"))
     for file in files:
-        text = file.read_text(encoding="utf-8")
+        text = read_source_text(file)
         parsed = rust.rows_in_file(text, file)
         problems.extend(
             Problem(file, issue.line, issue.what, _fix_row()) for issue in parsed.issues
@@ -95,6 +96,21 @@ def load_registry(path: Path) -> Registry:
                 for name in rust.host_calls(text)
                 if name.startswith(rust.HOST_PREFIXES) or hostapi.kind_of(name)
             }
+    problems += [problem for row in rows.values() for problem in _field_types(row)]
+    if not rows and not problems:
+        # A table that does not parse yields no rows: name where the Rust breaks.
+        for file in files:
+            line = rust.first_error_line(read_source_text(file))
+            if line is not None:
+                problems.append(
+                    Problem(
+                        file,
+                        line,
+                        "the Rust does not parse here, so no registry::TABLE row can be read.",
+                        "Fix the syntax at this line (an unbalanced brace, bracket or quote, "
+                        "or a stray character).",
+                    )
+                )
     if not rows and not problems:
         problems.append(
             Problem(
@@ -118,6 +134,37 @@ def load_registry(path: Path) -> Registry:
         is_snapshot=is_snapshot,
         files=files,
     )
+
+
+# The type of each field a check or the model reads, as the table writes it.
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "arity": (int,),
+    "flags": (str,),
+    "acl": (str,),
+    "summary": (str, type(None)),
+    "complexity": (str, type(None)),
+    "since": (str, type(None)),
+    "caps": (list,),
+}
+TYPE_WORDS = {int: "a whole number", str: "a string", list: "a list (&[…])"}
+
+
+def _field_types(row: Row) -> list[Problem]:
+    problems = []
+    for name, types in FIELD_TYPES.items():
+        field = row.fields.get(name)
+        if field is None or (isinstance(field.value, types) and not isinstance(field.value, bool)):
+            continue
+        expected = " or ".join(TYPE_WORDS.get(kind, "None") for kind in types)
+        problems.append(
+            Problem(
+                row.file,
+                field.line,
+                f"the row {row.name}: '{name}' is `{field.text}`, not {expected}.",
+                f"Write {name} as {expected}, as the other rows do.",
+            )
+        )
+    return problems
 
 
 def _fix_row() -> str:

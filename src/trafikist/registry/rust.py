@@ -92,6 +92,12 @@ def rows_in_fragment(text: str, file: Path, first_line: int) -> ParsedRows:
     return result
 
 
+def first_error_line(text: str) -> int | None:
+    """The line where a source stops parsing as Rust, or None when it parses."""
+    broken = _first_error(parse(text))
+    return broken.start_point.row + 1 if broken is not None else None
+
+
 def gate_lists(text: str) -> list[GateList]:
     """Constant arrays of host function names: the load gate's list of required functions."""
     found: list[GateList] = []

@@ -18,7 +18,7 @@ import markupsafe
 
 import trafikist
 from trafikist.core.files import SiteFile
-from trafikist.core.options import DEFAULTS
+from trafikist.core.options import DEFAULTS, BuildOptions
 from trafikist.core.widget.bake import BakedRun, bake_duty
 from trafikist.core.widget.lock import lock_with_wheel
 from trafikist.core.widget.runtime import PyodideRuntime, find_pyodide_runtime
@@ -46,6 +46,9 @@ class DutyWidget:
     assets_path: str = "assets/trafikist"
     pyodide_url: str = ""  # empty: Pyodide is served from the site itself
     time_limit: int = DEFAULTS.run_time_limit  # seconds a live run may take (data-time-limit)
+    # The mkdocs.yml that sets the options, which a message about one names (None: the first
+    # one found from the modules' folder up).
+    config_file: Path | None = None
     # Restore Pyodide from a memory snapshot with the model imported (only with the site's own
     # runtime: the snapshot belongs to that exact pyodide.asm.wasm).
     memory_snapshot: bool = True
@@ -58,7 +61,11 @@ class DutyWidget:
     def prepare(self, pages: list[Page], registry: Registry) -> DutyWidget:
         """Check the runtime, build the wheel and the lock, bake every duty with a scenario.
         `registry` gives the EMQ verbs' rows the wheel carries for the page's model.
-        Raises CourseError with the fix (for instance: run scripts/setup)."""
+        Raises CourseError with the fix (for instance: run scripts/setup, or a time limit the
+        page cannot keep)."""
+        # The engines check the options' types only: a time limit the page cannot keep (0, or
+        # more than setTimeout can wait) is refused here, under either engine.
+        BuildOptions(run_time_limit=self.time_limit).check(self._config_file())
         for page in pages:
             if page.source is None:
                 continue
@@ -73,6 +80,13 @@ class DutyWidget:
             if self.memory_snapshot and not self.pyodide_url:
                 self.snapshot = MemorySnapshot.start(self.runtime, self.wheel)
         return self
+
+    def _config_file(self) -> Path:
+        if self.config_file is not None:
+            return self.config_file
+        folder = Path(self.modules_dir).resolve()
+        found = (path / "mkdocs.yml" for path in (folder, *folder.parents))
+        return next((path for path in found if path.is_file()), folder.parent / "mkdocs.yml")
 
     @property
     def live(self) -> bool:

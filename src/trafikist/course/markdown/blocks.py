@@ -74,12 +74,16 @@ class Excerpt(Block):
     OPTIONS: ClassVar[dict[str, tuple[Any, Any]]] = {
         "quotes": ("", type_string_in(["", "registry"])),
         "source": ("", type_string),
+        # A Valkey transcript's command list, transcripts/NAME.txt (trafikist.course.transcripts)
+        "transcript": ("", type_string),
     }
 
     def on_create(self, parent: etree.Element) -> etree.Element:
         attributes = {"class": "tk-excerpt"}
         if self.options["quotes"]:
             attributes["data-quotes"] = self.options["quotes"]
+        if self.options["transcript"]:
+            attributes["data-transcript"] = self.options["transcript"]
         figure = etree.SubElement(parent, "figure", attributes)
         caption = etree.SubElement(figure, "figcaption", {"class": "tk-excerpt__caption"})
         caption.text = self.argument

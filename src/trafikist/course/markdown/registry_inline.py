@@ -1,11 +1,12 @@
 """Inline registry syntax for course pages, as a plain Python-Markdown extension.
 
 - A claim `[sentence]{claim: EMQ.PROMOTE.arity = 6}` renders as the sentence alone, wrapped as
-  `<span class="tk-claim" data-claim="EMQ.PROMOTE.arity = 6">sentence</span>`; the build checks
-  the claim (trafikist.checks.claims).
+  `<span class="tk-claim">sentence</span>`; the build checks the claim
+  (trafikist.checks.claims). The claim itself is the build's, not the reader's: it stays in
+  the source (module 04's page has a weight budget).
 - An expectation `[sentence]{expect: j1 in schedule at 2.9}` renders the same way, as
-  `<span class="tk-expect" data-expect="…">`; the build runs it on the model
-  (trafikist.checks.expectations).
+  `<span class="tk-expect">`; the build runs it on the model (trafikist.checks.expectations).
+  A Valkey proof `{valkey: …}` likewise, as `<span class="tk-valkey">`.
 - A choice `[a batch of 2]{choice: scenario}` renders its text followed by the marker the
   duty widget's list of the model's own choices uses, a link to that choice on the page of the
   model's own choices: the reader sees which values the model chose.
@@ -56,9 +57,7 @@ class ClaimInlineProcessor(InlineProcessor):
             return None, None, None
         if span.kind == "choice":
             return choice_marked(span.text, span.expression), span.start, span.end
-        element = etree.Element(
-            "span", {"class": f"tk-{span.kind}", f"data-{span.kind}": span.expression}
-        )
+        element = etree.Element("span", {"class": f"tk-{span.kind}"})
         element.text = span.text  # later patterns render its code, links and verbs
         return element, span.start, span.end
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import ROOT
-from trafikist.checks.expectations import (
+from trafikist.course.predicates import (
     ExpectationSyntaxError,
     Verdict,
     evaluate,
@@ -130,3 +130,33 @@ def test_a_stated_time_matches_to_its_own_precision() -> None:
     assert check("j1 reaches pending at 3", PROMOTE).holds  # at 3.012 s
     assert check("j1 reaches pending at 3.0", PROMOTE).holds
     assert not check("j1 reaches pending at 3.00", PROMOTE).holds
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("j1 in schedule at -5", r"the time -5 s lies outside the run, which lasts \d+ s"),
+        ("j1 in schedule at 9999", "the time 9999 s lies outside the run"),
+        ("j1 in schedule from 3 to 2.5", "the range from 3 to 2.5 s ends before it starts"),
+        ("consumer sends EVALSHA at 1, 99999", "the time 99999 s lies outside the run"),
+    ],
+)
+def test_a_time_outside_the_run_checks_nothing_and_does_not_hold(text: str, why: str) -> None:
+    verdict = check(text, PROMOTE)
+    assert not verdict.holds and re.search(why, verdict.why), verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "time", "client"),
+    [
+        ("j1 in done at 3.5", 3.215, "consumer"),  # the step that moved it there
+        ("j1 reaches pending at 3", 3.013, "consumer"),  # the promotion
+        ("j1 in schedule at 3.5", 3.215, "consumer"),  # does not hold: where it is instead
+    ],
+)
+def test_a_verdict_names_the_step_that_decides_it(text: str, time: float, client: str) -> None:
+    verdict = check(text, PROMOTE)
+    trace = scenario_trace(PROMOTE)
+    assert verdict.step is not None
+    step = trace["steps"][verdict.step]
+    assert abs(step["t"] - time) < 0.001 and step["client"] == client, step

@@ -1,0 +1,408 @@
+"""Valkey statements: every sentence that says how a Valkey command, a Modules API function or a
+command flag behaves carries a proof the build checks, as every trafikey sentence cites the
+seed (trafikist.checks.provenance).
+
+A sentence names Valkey when, outside its marked spans, it names a command of Valkey's command
+table (BLPOP, XGROUP CREATE; `TTL` and `ACL` only as commands, not as nouns), a Modules API
+function or constant (`ValkeyModule_BlockClientOnKeys`, `VALKEYMODULE_OK`) or a command flag
+(the `blocking` flag). It needs a proof unless it is a label (a heading, a caption, a block's
+title), or the seed's own words, or cites seed sentences that name the same commands. A proof is
+a marked span around the statement, `[sentence]{valkey: PROOF; PROOF …}`, each PROOF one of:
+
+    03-failure-count#5 replies 60          a step of a transcript the page shows: its reply
+    02-a-wake-carries-no-work#3 shows "blocked_clients:1"      … or a text in its reply
+    BLPOP.flags has blocking               Valkey's command table (registry/valkey/commands.json):
+                                           =, !=, has, lacks, like the registry's claims
+    docs topics/modules-api-ref.md "It is updated in the server cron job"
+                                           a pinned quote of Valkey's documentation
+                                           (registry/valkey/docs.yml), word for word
+
+The tests replay every transcript on a real Valkey and compare it with the page, so a step's
+reply is Valkey's; and they compare the command table with the live server's.
+
+A transcript the page shows is an excerpt that names its command list (`transcript: NAME`): the
+build checks that the list exists in the module's transcripts/, that the page shows its commands
+in order, and that its caption names the snapshot's Valkey version. A link to a command's page
+(`https://valkey.io/commands/NAME/`) names a command of the table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from trafikist.base.errors import Problem
+from trafikist.checks.provenance import Sentence, page_sentences
+from trafikist.checks.seed import Seed
+from trafikist.course import syntax
+from trafikist.course.structure import Kind, Page
+from trafikist.course.transcripts import command_file, parse_commands, shown_steps
+from trafikist.registry.valkey import (
+    TEXT_FIELDS,
+    WORD_FIELDS,
+    ValkeyCommand,
+    ValkeyDocs,
+    ValkeyTable,
+    quoted,
+)
+
+FUNCTION = re.compile(r"\b(?:Valkey|Redis)Module_[A-Za-z]\w*|\bVALKEYMODULE_[A-Z_]+\b")
+COMMAND_WORD = re.compile(r"(?<![\w.@/:-])(?P<name>[A-Z][A-Z0-9]{2,})(?![\w.]|-\w)")
+FLAG = re.compile(
+    r"`?\b(?P<flag>blocking|write|readonly|denyoom|fast|slow)`?\s+(?:command\s+)?flag"
+)
+# Words that are commands and nouns too: commands only where a sentence uses them as one.
+NOUNS = {"TTL", "ACL"}
+AS_A_COMMAND = re.compile(r"\s+(?:replies|returns|command)\b")
+COMMAND_LINK = re.compile(r"https://valkey\.io/commands/(?P<name>[a-z0-9-]+)/?")
+TRANSCRIPT_PROOF = re.compile(
+    r"^(?P<name>[a-z0-9][a-z0-9-]*)#(?P<step>\d+)\s+(?P<how>replies|shows)\s+(?P<value>.+)$"
+)
+TABLE_PROOF = re.compile(
+    r"^(?P<command>[A-Za-z][A-Za-z0-9|]*(?: [A-Z][A-Z0-9]*)?)\.(?P<field>[a-z_]+)"
+    r"\s*(?P<op>!=|=|\bhas\b|\blacks\b)\s*(?P<value>.*)$"
+)
+DOCS_PROOF = re.compile(r'^docs\s+(?P<page>\S+)\s+"(?P<quote>(?:[^"\\]|\\.)+)"$')
+FORMS = (
+    '`TRANSCRIPT#STEP replies VALUE`, `TRANSCRIPT#STEP shows "TEXT"`, '
+    '`COMMAND.field = value` (=, !=, has, lacks), `docs PAGE "QUOTE"`'
+)
+FIX_UNPROVEN = (
+    "Prove it: point it at a step of a transcript the page shows ([…]{valkey: "
+    "NAME#STEP replies VALUE}), at Valkey's command table ([…]{valkey: BLPOP.flags has "
+    'blocking}) or at a pinned quote of its documentation ([…]{valkey: docs PAGE "…"}) '
+    '(docs/authoring.md, "Valkey statements"), or cite the seed sentence it follows from.'
+)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A transcript a page shows: the excerpt's line, its command list, its steps."""
+
+    name: str
+    line: int
+    steps: tuple[tuple[str, str], ...]  # (prompt, reply) of each step
+
+
+def check_valkey(page: Page, seed: Seed, table: ValkeyTable, docs: ValkeyDocs) -> list[Problem]:
+    """The page's transcripts, its Valkey statements and their proofs."""
+    if page.source is None:
+        return []
+    problems: list[Problem] = []
+    shown = dict(_transcripts(page, table, problems))
+    for sentence in page_sentences(page):
+        problems.extend(_check_sentence(sentence, seed, table, docs, shown))
+    return problems
+
+
+# -- the transcripts a page shows ---------------------------------------------------------------
+
+
+def _module_folder(page: Page) -> Path | None:
+    if page.source is None:
+        return None
+    if page.kind is Kind.DIVE and page.parent is not None and page.parent.source is not None:
+        return page.parent.source.parent
+    return page.source.parent
+
+
+def _transcripts(
+    page: Page, table: ValkeyTable, problems: list[Problem]
+) -> Iterator[tuple[str, Shown]]:
+    assert page.source is not None
+    scanned = syntax.scan(page.body)
+    folder = _module_folder(page)
+    for excerpt in scanned.excerpts:
+        name = excerpt.options.get("transcript", "").strip().strip("'\"")
+        line = page.body_line + excerpt.line
+        if not name:
+            if _claims_a_transcript(excerpt.caption):
+                problems.append(
+                    Problem(
+                        page.source,
+                        line,
+                        "this excerpt's caption says it is a Valkey transcript, but it names no "
+                        "command list.",
+                        "Name it on the next line, `    transcript: NAME`, with the list in the "
+                        'module\'s transcripts/NAME.txt (docs/authoring.md, "Transcripts").',
+                    )
+                )
+            continue
+        path = command_file(folder, name) if folder else None
+        if path is None or not path.is_file():
+            problems.append(
+                Problem(
+                    page.source,
+                    line,
+                    f"the excerpt names the transcript '{name}', which the module's transcripts/ "
+                    "does not have.",
+                    f"Write its command list as transcripts/{name}.txt, or name one that exists.",
+                )
+            )
+            continue
+        text = "\n".join(line for fence in excerpt.fences for line in fence.code)
+        steps = shown_steps(text)
+        commands = [entry.prompt.rstrip() for entry in parse_commands(path.read_text("utf-8"))]
+        if [step.prompt.rstrip() for step in steps] != commands:
+            problems.append(
+                Problem(
+                    page.source,
+                    line,
+                    f"the transcript '{name}' shows other commands than transcripts/{name}.txt "
+                    "sends.",
+                    "Show its commands in order, each after its prompt, as `.venv/bin/python -m "
+                    "support.transcripts` prints them.",
+                )
+            )
+        if f"Valkey {table.version}" not in excerpt.caption:
+            problems.append(
+                Problem(
+                    page.source,
+                    line,
+                    f"the transcript '{name}' does not say which Valkey replied: its caption "
+                    f"names no Valkey {table.version}.",
+                    f"Say where the output comes from, e.g. \"the course's runner against Valkey "
+                    f'{table.version} — …".',
+                )
+            )
+        yield name, Shown(name, line, tuple((step.prompt, step.reply) for step in steps))
+
+
+def _claims_a_transcript(caption: str) -> bool:
+    return bool(re.search(r"\b(?:valkey-cli|runner)\b.*\bValkey \d", caption))
+
+
+# -- one sentence ---------------------------------------------------------------------------------
+
+
+def named_in(text: str, table: ValkeyTable) -> list[str]:
+    """The Valkey commands, API names and flags `text` names, as it writes them."""
+    found = [match.group() for match in FUNCTION.finditer(text)]
+    found += [f"the {match['flag']} flag" for match in FLAG.finditer(text)]
+    position = 0
+    while match := COMMAND_WORD.search(text, position):
+        name, position = match["name"], match.end()
+        following = re.match(r"\s+(?P<sub>[A-Z][A-Z0-9]+)\b", text[position:])
+        if following and table.get(f"{name} {following['sub']}"):
+            found.append(f"{name} {following['sub']}")  # a subcommand: COMMAND INFO
+            position += following.end()
+        elif table.get(name) and (name not in NOUNS or AS_A_COMMAND.match(text, position)):
+            found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def _check_sentence(
+    sentence: Sentence, seed: Seed, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]
+) -> Iterator[Problem]:
+    text = sentence.markdown
+    spans = list(syntax.find_spans(text))
+    for span in spans:
+        if span.kind == "valkey":
+            yield from _check_proofs(sentence, span, table, docs, shown)
+    for match in COMMAND_LINK.finditer(text):
+        if table.get(match["name"].replace("-", " ")) is None:
+            yield Problem(
+                sentence.file,
+                sentence.line,
+                f"the link {match.group()} names a command, '{match['name']}', that Valkey "
+                f"{table.version}'s command table does not have.",
+                "Link to the page of a command the table has (registry/valkey/commands.json).",
+            )
+    if not sentence.statement:
+        return
+    # Every span taken out (its words are proven, claimed or marked), the rest as written.
+    outside = text
+    for span in spans:
+        blanked = syntax.blank(text[span.start : span.end])
+        outside = outside[: span.start] + blanked + outside[span.end :]
+    outside = re.sub(r"\]\([^)]*\)", lambda m: syntax.blank(m.group()), outside)
+    outside = syntax.strip_claims(syntax.SOURCE_COMMENT.sub(" ", outside))
+    names = named_in(outside, table)
+    if not names:
+        return
+    reader = syntax.plain(text)
+    if seed.contains(reader.rstrip(".!?;:")):
+        return  # the seed's own words: what trafikey and EchoMQ send
+    cited = " ".join(quoted(quote) for quote in sentence.quotes if seed.contains(quote))
+    unproven = [
+        name for name in names if not (cited and re.search(rf"\b{re.escape(name)}\b", cited))
+    ]
+    if unproven:
+        shown_names = ", ".join(unproven)
+        yield Problem(
+            sentence.file,
+            sentence.line,
+            f'an unproven Valkey statement: "{_short(reader)}" says how {shown_names} behaves, '
+            "and no proof holds it.",
+            FIX_UNPROVEN,
+            strict_only=True,
+        )
+
+
+def _check_proofs(
+    sentence: Sentence,
+    span: syntax.ClaimSpan,
+    table: ValkeyTable,
+    docs: ValkeyDocs,
+    shown: dict[str, Shown],
+) -> Iterator[Problem]:
+    proofs = syntax.split_predicates(span.expression)
+    if not proofs:
+        yield _problem(sentence, span, "the Valkey proof is empty", f"Write one of: {FORMS}.")
+    for proof in proofs:
+        why = _disproof(proof, table, docs, shown)
+        if why:
+            yield _problem(sentence, span, f"the Valkey proof '{proof}' {why}", _fix_of(proof))
+
+
+def _disproof(proof: str, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]) -> str:
+    """Why the proof does not hold, or ""."""
+    if match := TRANSCRIPT_PROOF.match(proof):
+        return _transcript_disproof(match, shown)
+    if match := DOCS_PROOF.match(proof):
+        page = docs.page(match["page"])
+        if page is None:
+            known = ", ".join(sorted(docs.pages)) or "none"
+            return (
+                f"names the page '{match['page']}', which docs.yml does not pin (it pins {known})"
+            )
+        quote = quoted(re.sub(r"\\(.)", r"\1", match["quote"]))
+        if not any(quote in pinned for pinned in page.quotes):
+            return f"quotes words that no pinned quote of {page.path} holds"
+        return ""
+    if match := TABLE_PROOF.match(proof):
+        command = table.get(match["command"])
+        if command is None:
+            return f"names '{match['command']}', which Valkey {table.version}'s table does not have"
+        return _table_disproof(command, match["field"], match["op"], match["value"], table)
+    return f"cannot be read: write one of {FORMS}"
+
+
+def _transcript_disproof(match: re.Match[str], shown: dict[str, Shown]) -> str:
+    transcript = shown.get(match["name"])
+    if transcript is None:
+        return (
+            f"names the transcript '{match['name']}', which the page does not show "
+            "(an excerpt with `transcript: NAME`)"
+        )
+    number = int(match["step"])
+    if not 1 <= number <= len(transcript.steps):
+        return f"names step {number}, and the transcript has {len(transcript.steps)} steps"
+    prompt, reply = transcript.steps[number - 1]
+    if reply_holds(match["how"], match["value"], reply):
+        return ""
+    return f"does not hold: step {number} ({prompt.strip()}) replies {_one_line(reply)}"
+
+
+@dataclass(frozen=True)
+class TranscriptProof:
+    """A proof that cites a transcript step, for the test that replays it on Valkey."""
+
+    file: Path
+    line: int
+    sentence: str
+    module_folder: Path
+    transcript: str
+    step: int
+    how: str  # replies or shows
+    value: str
+
+
+def transcript_proofs(page: Page) -> list[TranscriptProof]:
+    """Every proof of the page that cites a transcript step."""
+    folder = _module_folder(page)
+    if folder is None:
+        return []
+    found = []
+    for sentence in page_sentences(page):
+        for span in syntax.find_spans(sentence.markdown):
+            if span.kind != "valkey":
+                continue
+            for proof in syntax.split_predicates(span.expression):
+                if match := TRANSCRIPT_PROOF.match(proof):
+                    found.append(
+                        TranscriptProof(
+                            sentence.file,
+                            sentence.line,
+                            span.sentence,
+                            folder,
+                            match["name"],
+                            int(match["step"]),
+                            match["how"],
+                            match["value"],
+                        )
+                    )
+    return found
+
+
+def reply_holds(how: str, stated: str, reply: str) -> bool:
+    """`replies VALUE` or `shows "TEXT"` against a step's reply as the transcript prints it."""
+    stated = stated.strip()
+    if how == "shows":
+        return stated.strip('"') in reply
+    return _reply_is(reply, stated)
+
+
+def _reply_is(reply: str, stated: str) -> bool:
+    """A stated reply against the printed one: 60 is `(integer) 60`, nil is `(nil)`, error is
+    any `(error)`, a quoted text is the bulk string, OK is `OK`."""
+    if re.fullmatch(r"-?\d+", stated):
+        return reply == f"(integer) {stated}"
+    if stated.lower() == "nil":
+        return reply == "(nil)"
+    if stated.lower() == "error":
+        return reply.startswith("(error) ")
+    if stated.lower().startswith("error "):
+        return reply.startswith(f"(error) {stated[6:].strip()}")
+    return reply == stated
+
+
+def _table_disproof(
+    command: ValkeyCommand, field: str, op: str, value: str, table: ValkeyTable
+) -> str:
+    kept = WORD_FIELDS + TEXT_FIELDS
+    if field not in kept:
+        return f"reads '{field}', which the table does not keep ({', '.join(kept)})"
+    actual = command.fields.get(field)
+    wanted = value.strip().strip("`")
+    if field in WORD_FIELDS:
+        have = {str(word).lower() for word in actual or []}
+        want = {word.lower().lstrip("@") for word in wanted.replace(",", " ").split()}
+        holds = {"=": have == want, "!=": have != want, "has": want <= have,
+                 "lacks": not want & have}[op]  # fmt: skip
+    else:
+        text = "" if actual is None else str(actual)
+        target = "" if wanted in ("None", "none", "") else wanted.strip('"')
+        holds = {"=": text == target, "!=": text != target, "has": target in text,
+                 "lacks": target not in text}[op]  # fmt: skip
+    if holds:
+        return ""
+    shown = " ".join(map(str, actual)) if isinstance(actual, list) else actual
+    return f"does not hold: Valkey {table.version}'s {command.name} has {field} {shown!r}"
+
+
+def _fix_of(proof: str) -> str:
+    if TRANSCRIPT_PROOF.match(proof):
+        return (
+            "Point it at the step that shows what the sentence says, and state that step's "
+            "reply as the page shows it."
+        )
+    if DOCS_PROOF.match(proof):
+        return "Quote a pinned quote of registry/valkey/docs.yml word for word, or pin the page."
+    if TABLE_PROOF.match(proof):
+        return "Correct the sentence and its proof: registry/valkey/commands.json has the table."
+    return f'Write one of: {FORMS} (docs/authoring.md, "Valkey statements").'
+
+
+def _problem(sentence: Sentence, span: syntax.ClaimSpan, what: str, fix: str) -> Problem:
+    return Problem(sentence.file, sentence.line, f'{what}. Sentence: "{span.sentence}"', fix)
+
+
+def _one_line(text: str) -> str:
+    return " / ".join(line.strip() for line in text.splitlines()) or "nothing"
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,727 @@
+"""Check yourself: the questions a page asks its reader, and their answers as the model, the
+registry or the seed gives them.
+
+An author writes a question as a block of the page, its body YAML:
+
+    /// check | Where is j1 at 3.5 s?
+    run: duty promote               # or: worked example · scenario NAME (the module's scenarios/)
+    with: {wire: 6}                 # overrides of the run (wire, reaper, beat, batch, limit, …)
+    crash: reader after 3           # a fault: the client stops after its third command
+    options:
+      - text: In schedule.
+        expect: j1 in schedule at 3.5
+        why: A due job does not move when it falls due; a promote call moves it.
+      - text: In pending.
+        right: true
+        expect: j1 in pending at 3.5
+        why: The consumer's beat promoted it.
+    ///
+
+Kinds (`kind:`): `choice` (the default: `options`, one `right`), `number` (`ask:` what the
+model counts or times, `answer:` as the reader would write it, its decimals the precision,
+`mistakes:` the wrong values a reader gives and why), and `order` (`items:` in the order the
+run takes them, each with the `step:` that places it). An option holds by an expectation on the
+run (`expect:`), a registry claim (`claim:`), or a sentence of the seed (`seed:`); the build
+runs every option (trafikist.checks.questions): the right one holds and no other does.
+
+This module reads the blocks and works out what the run shows for each option: the step of
+the trace that decides it, which the reader sees after answering.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from trafikist.base.errors import CourseError
+from trafikist.course.examples import example_path
+from trafikist.course.predicates import (
+    PLACES,
+    Expectation,
+    ExpectationSyntaxError,
+    Verdict,
+    _command_name,
+    evaluate,
+    parse,
+)
+from trafikist.course.runs import scenario_trace
+from trafikist.course.sources import line_of_path, load_yaml_node
+from trafikist.course.structure import Kind, Page
+from trafikist.model.choices import CHOICE_IDS
+from trafikist.model_view.draw import render_result_html
+
+OPEN = re.compile(r"^///\s*check\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
+CLOSE = re.compile(r"^///\s*$")
+KINDS = ("choice", "number", "order")
+RUN = re.compile(
+    r"^(?:duty\s+(?P<duty>[a-z0-9-]+)|(?P<example>worked example)"
+    r"|scenario\s+(?P<scenario>[a-z0-9-]+))$"
+)
+CRASH = re.compile(r"^(?P<client>[\w.:-]+)\s+after\s+(?P<after>\d+)$")
+ASK = re.compile(
+    r"^(?:count\s+(?P<count_client>[\w.:-]+)\s+sends\s+(?P<count_command>[\w.:@-]+)"
+    r"|time\s+(?P<job>[\w.:-]+)\s+reaches\s+(?P<place>\w+)"
+    r"|time\s+(?P<time_client>[\w.:-]+)\s+sends\s+(?P<time_command>[\w.:@-]+))$"
+)
+STEP = re.compile(
+    r"^(?:(?P<job>[\w.:-]+)\s+reaches\s+(?P<place>\w+)"
+    r"|(?P<client>[\w.:-]+)\s+sends\s+(?P<command>[\w.:@-]+)"
+    r"|(?P<event_client>[\w.:-]+)\s+(?P<event>[a-z][a-z-]*))$"
+)
+SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Option:
+    text: str
+    why: str
+    right: bool
+    line: int
+    why_line: int
+    expect: str = ""
+    claim: str = ""
+    seed: str = ""
+
+
+@dataclass(frozen=True)
+class Item:
+    text: str
+    step: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Mistake:
+    value: str
+    why: str
+    line: int
+    why_line: int
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """The run a question asks about: its scenario and the changes the question makes."""
+
+    label: str  # as written: "duty promote", "worked example", "scenario promote-due"
+    scenario: Path | None  # None when the page has no such run
+    overrides: dict[str, Any] | None
+    duty: str = ""  # the duty whose run it is, for the widget's link
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    prompt: str
+    kind: str
+    page: Page
+    file: Path
+    line: int  # the `/// check` line
+    lines: dict[str, int]  # a field's line
+    run: RunSpec | None = None
+    options: tuple[Option, ...] = ()
+    ask: str = ""
+    answer: str = ""
+    unit: str = ""
+    mistakes: tuple[Mistake, ...] = ()
+    items: tuple[Item, ...] = ()
+    why: str = ""
+    # The block's fields as written, for the checks of its schema.
+    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def whys(self) -> list[tuple[str, int]]:
+        """Every explanation the reader may read, with its line: the sentences the checks read
+        as the course's own (an option's text is a candidate, not a statement)."""
+        found = [(option.why, option.why_line) for option in self.options]
+        found += [(mistake.why, mistake.why_line) for mistake in self.mistakes]
+        if self.why:
+            found.append((self.why, self.lines.get("why", self.line)))
+        return [(text, line) for text, line in found if text]
+
+    @property
+    def decimals(self) -> int:
+        exponent = Decimal(self.answer).as_tuple().exponent if self.answer else 0
+        return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+@dataclass(frozen=True)
+class Decider:
+    """The step of the run that decides an option, as the reader reads it."""
+
+    t: float
+    client: str
+    what: str  # the command (a script by its name) or the event
+    reply: str
+    step: int | None  # the trace's step, for the highlight in the run
+    event: int | None = None  # or the trace's event
+    lead: str = ""  # what the run shows before this step, when the step is not the whole story
+
+    def sentence(self) -> str:
+        """The step in the reader's words; the run is the model's (its keys and arguments are
+        the model's own choices, which the shown run lists)."""
+        if not self.client:
+            return f"In the model's run, {self.lead}."
+        if self.step is None:
+            done = f"{self.client}: {self.what}"
+        else:
+            done = f"{self.client} sent {self.what}; it replied {self.reply}"
+        if self.lead:
+            return f"In the model's run, {self.lead} until the call at {self.t:g} s: {done}."
+        return f"In the model's run, at {self.t:g} s, {done}."
+
+
+@dataclass
+class Outcome:
+    """What the run (or the registry, or the seed) says of each part of a question."""
+
+    holds: list[bool] = field(default_factory=list)  # per option, in order
+    deciders: list[Decider | None] = field(default_factory=list)  # per option, or per item
+    value: float | None = None  # a number question's, as the model counts or times it
+    times: list[float | None] = field(default_factory=list)  # an order question's, per item
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (line, what) the run says
+
+
+# -- reading the blocks --------------------------------------------------------------------------
+
+
+def page_questions(page: Page) -> list[Question]:
+    """The questions of a page, in order; CourseError naming the line of a block it cannot
+    read."""
+    if page.source is None or "/// check" not in page.body:
+        return []
+    found = []
+    for start, prompt, body, body_line in blocks(page.body):
+        line = page.body_line + start
+        found.append(_question(page, prompt, body, line, page.body_line + body_line))
+    return found
+
+
+def blocks(body: str) -> list[tuple[int, str, str, int]]:
+    """(line index of `/// check`, the prompt, the YAML body, the body's first line index)."""
+    lines = body.split("\n")
+    found = []
+    index = 0
+    while index < len(lines):
+        match = OPEN.match(lines[index])
+        if match is None:
+            index += 1
+            continue
+        end = next((i for i in range(index + 1, len(lines)) if CLOSE.match(lines[i])), None)
+        if end is None:
+            end = len(lines)  # an unclosed block: the checks name it
+        found.append(
+            (index, (match["prompt"] or "").strip(), "\n".join(lines[index + 1 : end]), index + 1)
+        )
+        index = end + 1
+    return found
+
+
+def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> Question:
+    assert page.source is not None
+    path = page.source
+    if not prompt:
+        raise CourseError.at(
+            path, line, "the question has no prompt.", "Write it after the bar: `/// check | …?`"
+        )
+    data, node = load_yaml_node(body, path, body_line)
+    if not isinstance(data, dict):
+        raise CourseError.at(
+            path,
+            body_line,
+            "the question's body is not a mapping of fields.",
+            "Write `run:`, `options:` … under `/// check | …` (docs/authoring.md, "
+            '"Check yourself").',
+        )
+
+    def at(name: str) -> int:
+        return line_of_path(node, name, body_line) or body_line
+
+    kind = str(data.get("kind", "choice"))
+    lines = {name: at(name) for name in data}
+    question_id = str(data.get("id") or SLUG.sub("-", prompt.lower()).strip("-")[:60])
+    run = _run(page, data, at) if "run" in data else None
+    options = tuple(
+        Option(
+            text=str(entry.get("text", "")),
+            why=str(entry.get("why", "")),
+            right=entry.get("right") is True,
+            line=at(f"options[{number}]"),
+            why_line=at(f"options[{number}].why"),
+            expect=str(entry.get("expect", "") or ""),
+            claim=str(entry.get("claim", "") or ""),
+            seed=str(entry.get("seed", "") or ""),
+        )
+        for number, entry in enumerate(data.get("options") or [])
+        if isinstance(entry, dict)
+    )
+    items = tuple(
+        Item(str(entry.get("text", "")), str(entry.get("step", "")), at(f"items[{number}]"))
+        for number, entry in enumerate(data.get("items") or [])
+        if isinstance(entry, dict)
+    )
+    mistakes = tuple(
+        Mistake(
+            str(entry.get("value", "")),
+            str(entry.get("why", "")),
+            at(f"mistakes[{number}]"),
+            at(f"mistakes[{number}].why"),
+        )
+        for number, entry in enumerate(data.get("mistakes") or [])
+        if isinstance(entry, dict)
+    )
+    return Question(
+        id=question_id,
+        prompt=prompt,
+        kind=kind,
+        page=page,
+        file=path,
+        line=line,
+        lines=lines,
+        run=run,
+        options=options,
+        ask=str(data.get("ask", "") or ""),
+        answer=str(data.get("answer", "") if data.get("answer") is not None else ""),
+        unit=str(data.get("unit", "") or ""),
+        mistakes=mistakes,
+        items=items,
+        why=str(data.get("why", "") or ""),
+        data=data,
+    )
+
+
+def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
+    assert page.source is not None
+    label = " ".join(str(data["run"]).split())
+    match = RUN.match(label)
+    module = module_folder(page)
+    if match is None:
+        raise CourseError.at(
+            page.source,
+            at("run"),
+            f"the question's run '{label}' cannot be read.",
+            "Write `run: duty ID`, `run: worked example` or `run: scenario NAME`.",
+        )
+    overrides: dict[str, Any] = dict(data.get("with") or {})
+    if "crash" in data:
+        crash = CRASH.match(str(data["crash"]).strip())
+        if crash is None:
+            raise CourseError.at(
+                page.source,
+                at("crash"),
+                f"the crash '{data['crash']}' cannot be read.",
+                "Write `crash: CLIENT after N` (the client stops after its Nth command).",
+            )
+        overrides["faults"] = [{"client": crash["client"], "after": int(crash["after"])}]
+    scenario: Path | None = None
+    duty_id = ""
+    if match["duty"]:
+        duty_id = match["duty"]
+        owner = page if page.kind is Kind.MODULE else page.parent
+        duty = next((d for d in (owner.duties if owner else []) if d.id == duty_id), None)
+        if duty is not None and duty.scenarios:
+            scenario = duty.source.parent / "scenarios" / f"{duty.scenarios[0]}.yml"
+    elif match["example"]:
+        path = example_path(page)
+        scenario = path if path is not None and path.is_file() else None
+    elif module is not None:
+        path = module / "scenarios" / f"{match['scenario']}.yml"
+        scenario = path if path.is_file() else None
+    return RunSpec(label, scenario, overrides or None, duty_id)
+
+
+def module_folder(page: Page) -> Path | None:
+    """The folder of the module a page belongs to (its scenarios/ and transcripts/)."""
+    if page.source is None:
+        return None
+    if page.kind is Kind.DIVE and page.parent is not None and page.parent.source is not None:
+        return page.parent.source.parent
+    return page.source.parent if page.kind is Kind.MODULE else None
+
+
+# -- what the run shows --------------------------------------------------------------------------
+
+
+def outcome(question: Question) -> Outcome:
+    """Each option's verdict on the run and the step that decides it; a number question's
+    value; an order question's times. Options that hold by a claim or the seed are left to
+    the checks (trafikist.checks.questions), which have the registry and the seed."""
+    result = Outcome()
+    trace = _trace(question, result)
+    if question.kind == "choice":
+        for option in question.options:
+            if option.expect and trace is not None:
+                found = _verdict(option.expect, trace, option.line, result)
+                if found is None:
+                    result.holds.append(False)
+                    result.deciders.append(None)
+                    continue
+                expectation, verdict = found
+                if verdict.unrunnable:
+                    what = f"the expectation '{option.expect}' cannot be run: {verdict.why}"
+                    result.problems.append((option.line, what))
+                result.holds.append(verdict.holds)
+                result.deciders.append(decider(trace, verdict, expectation))
+            else:
+                result.holds.append(option.right)  # checked against the registry or the seed
+                result.deciders.append(None)
+    elif question.kind == "number" and trace is not None:
+        value, step = _ask(question, trace, result)
+        result.value = value
+        result.deciders.append(_step_decider(trace, step) if step is not None else None)
+    elif question.kind == "order" and trace is not None:
+        for item in question.items:
+            time, found = _place(item, trace, result)
+            result.times.append(time)
+            result.deciders.append(found)
+    return result
+
+
+def trace_of(question: Question) -> dict[str, Any] | None:
+    """The run a question is about, or None (no run, or one that cannot be made)."""
+    if question.run is None or question.run.scenario is None:
+        return None
+    try:
+        return scenario_trace(question.run.scenario, question.run.overrides)
+    except CourseError:
+        return None
+
+
+def _trace(question: Question, result: Outcome) -> dict[str, Any] | None:
+    if question.run is None:
+        return None
+    if question.run.scenario is None:
+        result.problems.append(
+            (
+                question.lines.get("run", question.line),
+                f"the question's run '{question.run.label}' names no run of this page",
+            )
+        )
+        return None
+    try:
+        return scenario_trace(question.run.scenario, question.run.overrides)
+    except CourseError as error:
+        problem = error.problems[0]
+        result.problems.append(
+            (
+                question.lines.get("run", question.line),
+                f"the question's run cannot be made: {problem.what}",
+            )
+        )
+        return None
+
+
+def _verdict(
+    text: str, trace: dict[str, Any], line: int, result: Outcome
+) -> tuple[Expectation, Verdict] | None:
+    try:
+        expectation = parse(text)
+    except ExpectationSyntaxError as error:
+        result.problems.append((line, f"the expectation '{text}' cannot be read: {error}"))
+        return None
+    if expectation.fault:
+        result.problems.append(
+            (
+                line,
+                "a question's options run on the question's run: write its fault once, as `crash:`",
+            )
+        )
+        return None
+    return expectation, evaluate(expectation, lambda overrides: trace)
+
+
+def decider(
+    trace: dict[str, Any], verdict: Verdict, expectation: Expectation | None = None
+) -> Decider | None:
+    """The step that decides a verdict, as the reader reads it; where no step put the job
+    where it is (it is where the run began it), the first step that moves it after the
+    moment asked about."""
+    if verdict.step is not None:
+        return _step_decider(trace, verdict.step)
+    if expectation is not None and expectation.form in ("in_at", "in_from", "never"):
+        return _from_the_start(trace, expectation)
+    if verdict.event is not None:
+        event = verdict.event
+        index = next((i for i, e in enumerate(trace.get("events", [])) if e is event), None)
+        return Decider(float(event["t"]), str(event["client"]), str(event["kind"]), "", None, index)
+    return None
+
+
+def _from_the_start(trace: dict[str, Any], expectation: Expectation) -> Decider | None:
+    job = expectation.fields["job"]
+    steps = trace.get("steps", [])
+    start = next(
+        (place for place in PLACES if job in trace.get("initial", {}).get(place, ())), None
+    )
+    if start is None:
+        return None
+    after = {"in_at": "t", "in_from": "b"}.get(expectation.form)
+    moment = (
+        float(trace.get("duration", 0)) if after is None else _moment(trace, expectation, after)
+    )
+    for index, step in enumerate(steps):
+        if step["t"] <= moment + 1e-9:
+            continue
+        if job not in step.get("state", {}).get(start, ()):
+            lead = f"{job} stays in {start}, where the run began it,"
+            return replace(_step_decider(trace, index), lead=lead)
+    where = f"{job} stays in {start}, where the run began it, to the end"
+    return Decider(moment, "", "", "", None, lead=where)
+
+
+def _moment(trace: dict[str, Any], expectation: Expectation, name: str) -> float:
+    value = expectation.fields[name]
+    return float(trace.get("duration", 0)) if value == "end" else float(value)
+
+
+def _step_decider(trace: dict[str, Any], index: int) -> Decider:
+    step = trace["steps"][index]
+    argv = step["argv"]
+    name = _command_name(argv)
+    # A script by its name, its keys and arguments after it (not EVALSHA, its SHA and numkeys).
+    shown = " ".join([name, *argv[3:]] if name != argv[0] else argv)
+    return Decider(float(step["t"]), str(step["client"]), shown, _reply(step.get("reply")), index)
+
+
+def _reply(reply: Any) -> str:
+    if isinstance(reply, dict) and "error" in reply:
+        return f"the error {reply['error']}"
+    if reply is None:
+        return "nil"
+    if isinstance(reply, list):
+        return "[" + ", ".join(_reply(item) for item in reply) + "]"
+    return str(reply)
+
+
+def _ask(
+    question: Question, trace: dict[str, Any], result: Outcome
+) -> tuple[float | None, int | None]:
+    """The number a question asks for, and the step that decides it."""
+    match = ASK.match(" ".join(question.ask.split()))
+    line = question.lines.get("ask", question.line)
+    if match is None:
+        result.problems.append(
+            (
+                line,
+                f"the question asks '{question.ask}', which cannot be read "
+                "(count CLIENT sends COMMAND, time JOB reaches PLACE, time CLIENT "
+                "sends COMMAND)",
+            )
+        )
+        return None, None
+    if match["count_client"]:
+        sent = _sends(trace, match["count_client"], match["count_command"])
+        return float(len(sent)), (sent[-1] if sent else None)
+    if match["job"]:
+        found = _first_entry(trace, match["job"], match["place"])
+        what = f"{match['job']} never reaches {match['place']} in the run"
+    else:
+        sent = _sends(trace, match["time_client"], match["time_command"])
+        found = sent[0] if sent else None
+        what = f"{match['time_client']} never sends {match['time_command']} in the run"
+    if found is None:
+        result.problems.append((line, what))
+        return None, None
+    return float(trace["steps"][found]["t"]), found
+
+
+def _place(
+    item: Item, trace: dict[str, Any], result: Outcome
+) -> tuple[float | None, Decider | None]:
+    """When the run takes an item's step: the first time it happens."""
+    match = STEP.match(" ".join(item.step.split()))
+    if match is None:
+        result.problems.append(
+            (
+                item.line,
+                f"the step '{item.step}' cannot be read (JOB reaches "
+                "PLACE, CLIENT sends COMMAND, CLIENT EVENT)",
+            )
+        )
+        return None, None
+    found: int | None = None
+    if match["job"]:
+        found = _first_entry(trace, match["job"], match["place"])
+    elif match["client"]:
+        sent = _sends(trace, match["client"], match["command"])
+        found = sent[0] if sent else None
+    else:
+        for index, event in enumerate(trace.get("events", [])):
+            if event["client"] == match["event_client"] and event["kind"] == match["event"]:
+                t = float(event["t"])
+                return t, Decider(t, event["client"], event["kind"], "", None, index)
+    if found is None:
+        result.problems.append((item.line, f"the step '{item.step}' never happens in the run"))
+        return None, None
+    return float(trace["steps"][found]["t"]), _step_decider(trace, found)
+
+
+def _sends(trace: dict[str, Any], client: str, command: str) -> list[int]:
+    return [
+        index
+        for index, step in enumerate(trace.get("steps", []))
+        if step["client"] == client and _command_name(step["argv"]) == command
+    ]
+
+
+def _first_entry(trace: dict[str, Any], job: str, place: str) -> int | None:
+    """The first step that moves `job` into `place`."""
+    steps = trace.get("steps", [])
+    for index, step in enumerate(steps):
+        before = steps[index - 1].get("state", {}) if index else trace.get("initial", {})
+        if job in step.get("state", {}).get(place, ()) and job not in before.get(place, ()):
+            return index
+    return None
+
+
+# -- what the page shows -------------------------------------------------------------------------
+
+CHECKS_FOLDER = "checks"  # under the assets path: the script, and each question's run
+RUNS_FOLDER = "runs"
+
+
+def replace_blocks(body: str, render: Callable[[int], str]) -> str:
+    """The body with each `/// check` block replaced by `render(prompt, block_index)`."""
+    lines = body.split("\n")
+    out: list[str] = []
+    index = 0
+    for number, (start, _prompt, block, _first) in enumerate(blocks(body)):
+        out += lines[index:start]
+        out.append(render(number))
+        index = start + 1 + len(block.split("\n")) + 1
+    out += lines[index:]
+    return "\n".join(out)
+
+
+def page_context(question: Question, result: Outcome) -> dict[str, Any]:
+    """What check.html.j2 shows of a question: the right answer, each why, the step of the run
+    that decides it (once, when every option turns on the same step), an order question's
+    groups and its starting order."""
+    context: dict[str, Any] = {"q": question, "ties": False, "order": "", "shuffled": []}
+    steps = [d.sentence() if d else "" for d in result.deciders]
+    shared = steps[0] if steps and steps[0] and len(set(steps)) == 1 else ""
+    context["step"] = shared
+    if question.kind == "choice":
+        right = next((i for i, option in enumerate(question.options) if option.right), 0)
+        context["right"] = right
+        context["answer"] = question.options[right].text if question.options else ""
+        context["whys"] = [
+            (
+                option.text,
+                " ".join(
+                    filter(
+                        None, [option.why, "" if shared else (steps[i] if i < len(steps) else "")]
+                    )
+                ),
+            )
+            for i, option in enumerate(question.options)
+        ]
+    elif question.kind == "number":
+        unit = f" {question.unit}" if question.unit else ""
+        context["answer"] = f"{question.answer}{unit}"
+        context["step"] = " ".join(filter(None, steps))
+        context["whys"] = [
+            (f"{question.answer}{unit}", question.why),
+            *((f"{m.value}{unit}", m.why) for m in question.mistakes),
+        ]
+    else:
+        times = result.times
+        groups: list[int] = []
+        for index, time in enumerate(times):
+            same = index > 0 and time is not None and time == times[index - 1]
+            groups.append(groups[-1] if same else (groups[-1] + 1 if groups else 0))
+        context["ties"] = len(set(groups)) < len(groups)
+        context["order"] = " ".join(map(str, groups))
+        context["shuffled"] = _scrambled(len(question.items), question.id)
+        context["answer"] = " → ".join(item.text for item in question.items)
+        pairs = zip(question.items, result.deciders, strict=False)
+        context["step"] = " ".join(f"{item.text}: {_lower(d.sentence())}" for item, d in pairs if d)
+        context["whys"] = [("The run's order", question.why)]
+    if question.run is not None:
+        context["run_label"] = run_label(question)
+    return context
+
+
+def _lower(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
+def run_label(question: Question) -> str:
+    assert question.run is not None
+    scenario = question.run.scenario.stem if question.run.scenario else ""
+    changes = question.run.overrides or {}
+    words = [
+        f"{key} {value}" for key, value in changes.items() if key not in ("faults", "processes")
+    ]
+    words += [
+        f"{f['client']} crashes after command {f['after']}" for f in changes.get("faults", [])
+    ]
+    if "processes" in changes:
+        words.append("sending: " + (", ".join(changes["processes"]) or "none"))
+    label = f"On the model · {question.run.label} · scenario {scenario}"
+    return label + (f" · with {', '.join(words)}" if words else "")
+
+
+def _scrambled(count: int, seed: str) -> list[int]:
+    """A starting order that is not the run's (the same on every build): the items turned by
+    a step the question's id gives."""
+    if count < 2:
+        return list(range(count))
+    turn = 1 + sum(map(ord, seed)) % (count - 1)
+    order = [(index + turn) % count for index in range(count)]
+    return order[::-1] if order == sorted(order) else order
+
+
+def run_fragment(question: Question, result: Outcome, choices_href: str) -> str | None:
+    """The question's run as the page fetches it on "Show the run": the timeline and the trace,
+    the row that decides the answer marked (the right option's, else the first that decides
+    anything); the model's choices it relies on link at `choices_href` + the choice's id."""
+    trace = trace_of(question)
+    if trace is None:
+        return None
+    right = None
+    if question.kind == "choice":
+        index = next((i for i, o in enumerate(question.options) if o.right), None)
+        if index is not None and index < len(result.deciders):
+            right = result.deciders[index]
+    found = [d for d in result.deciders if d is not None]
+    chosen = right or (found[0] if found else None)
+    decides = None
+    if chosen is not None and chosen.step is not None:
+        decides = ("step", chosen.step)
+    elif chosen is not None and chosen.event is not None:
+        decides = ("event", chosen.event)
+    markup = render_result_html(trace, CHOICE_IDS, decides, choices_href)
+    return f'<div class="tk-run tk-check__run-shown">{markup}</div>'
+
+
+# The overrides a question may make that the widget's controls can set, as its shared URL says
+# them (trafikist.model_view.controls; widgets/duty/controls.mjs reads them back).
+LIVE_KEYS = ("wire", "reaper", "beat", "batch", "limit", "faults")
+
+
+def live_query(question: Question) -> str:
+    """The query of the widget's shared URL that runs a question live, its controls set as the
+    question sets them (`?duty=ID&wire=6`), or "" when the widget cannot: the run is not a
+    duty's, or changes what no control sets."""
+    run = question.run
+    if run is None or not run.duty or run.scenario is None:
+        return ""
+    changes = run.overrides or {}
+    if any(key not in LIVE_KEYS for key in changes):
+        return ""
+    query = {"duty": run.duty}
+    for key, value in changes.items():
+        if key == "faults":
+            if len(value) != 1:
+                return ""
+            query["crash"] = f"{value[0]['client']}@{value[0]['after']}"
+        elif isinstance(value, bool):
+            query[key] = "on" if value else "off"
+        else:
+            query[key] = str(value)
+    return urlencode(query)

@@ -1,0 +1,264 @@
+"""Check yourself in Debian's Chromium, on both engines' sites: each option's verdict and why,
+the deciding step and the run, the record across a reload, the review page's order, reading
+offline after one visit, the page without JavaScript and axe in every state and palette.
+
+What the reader should read is taken from the built page's own "Show the answer" (the build's,
+proved on the model by trafikist.checks.questions), never typed here."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from support import MODULE_04, serve, soup
+from support.gates import (
+    COLOUR_RULES,
+    CSP_LISTENER,
+    PALETTES,
+    describe_violations,
+    report,
+    run_axe,
+    switch_palette,
+)
+
+pytestmark = pytest.mark.browser
+
+CHOICE = "#check-where-is-a-due-job"
+NUMBER = "#check-when-a-due-job-moves"
+ORDER = "#check-one-beat-in-order"
+REVIEW = "review/index.html"
+HOME = "index.html"
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    with serve(built_site) as base:
+        yield base
+
+
+def text(node) -> str:
+    return re.sub(r"\s+", " ", node.get_text(" ")).strip()
+
+
+def answer_key(built_site: Path, selector: str) -> dict:
+    """What the built page says of a question without JavaScript: its options, each why, the
+    right option, the deciding step."""
+    section = soup(built_site / MODULE_04).select_one(selector)
+    assert section is not None, selector
+    step = section.select_one(".tk-check__step")
+    return {
+        "options": [text(label) for label in section.select(".tk-check__options label")],
+        "whys": [text(dd) for dd in section.select(".tk-check__answer dd")],
+        "terms": [text(dt) for dt in section.select(".tk-check__answer dt")],
+        "right": int(section.get("data-right", 0)),
+        "step": text(step) if step else "",
+        "answer": text(section.select_one(".tk-check__right strong")),
+    }
+
+
+def module_page(browser, site_url: str, *, workers: str = "block"):
+    context = browser.new_context(service_workers=workers)
+    context.add_init_script(CSP_LISTENER)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + MODULE_04, wait_until="load")
+    return context, page, errors
+
+
+def check(page, selector: str) -> None:
+    page.locator(selector).get_by_role("button", name="Check").click()
+
+
+def test_every_option_gives_its_verdict_why_and_deciding_step(
+    site_url: str, built_site: Path, browser
+) -> None:
+    key = answer_key(built_site, CHOICE)
+    assert len(key["options"]) >= 3 and key["step"].startswith("In the model's run")
+    for index, option in enumerate(key["options"]):
+        context, page, errors = module_page(browser, site_url)  # a fresh page each time
+        question = page.locator(CHOICE)
+        question.get_by_label(option).check()
+        check(page, CHOICE)
+        feedback = question.locator(".tk-check__feedback")
+        assert feedback.get_attribute("aria-live") == "polite"
+        right = index == key["right"]
+        expect(feedback.locator(".tk-check__verdict")).to_contain_text(
+            "Right." if right else "Not this one."
+        )
+        shown = text_of(feedback)
+        assert key["whys"][index] in shown, shown
+        assert key["step"] in shown, shown
+        assert (f"The answer: {key['answer']}" in shown) is not right, shown
+        # The run the build drew, the row that decides it marked.
+        feedback.get_by_role("button", name="Show the run").click()
+        decides = question.locator("tr.tk-trace__decides")
+        expect(decides).to_have_count(1)
+        assert decides.locator("td").first.inner_text() in key["step"]
+        assert page.evaluate("window.__tkCspViolations") == [] and errors == []
+        context.close()
+
+
+def text_of(locator) -> str:
+    return re.sub(r"\s+", " ", locator.inner_text()).strip()
+
+
+def test_a_confident_wrong_answer_shows_the_run_at_once(site_url: str, built_site: Path, browser):
+    key = answer_key(built_site, CHOICE)
+    wrong = next(i for i in range(len(key["options"])) if i != key["right"])
+    context, page, _ = module_page(browser, site_url)
+    question = page.locator(CHOICE)
+    question.get_by_label(key["options"][wrong]).check()
+    question.get_by_label("Sure").check()
+    check(page, CHOICE)
+    expect(question.locator("tr.tk-trace__decides")).to_have_count(1)
+    context.close()
+
+
+def test_a_number_and_an_order_are_graded_from_the_keyboard(
+    site_url: str, built_site: Path, browser
+) -> None:
+    number = answer_key(built_site, NUMBER)
+    context, page, _ = module_page(browser, site_url)
+    field = page.locator(NUMBER).get_by_label("Your answer")
+    field.fill(number["terms"][1].split()[0])  # a mistake the question explains
+    page.locator(NUMBER).get_by_role("button", name="Check").focus()
+    page.keyboard.press("Enter")
+    feedback = page.locator(f"{NUMBER} .tk-check__feedback")
+    expect(feedback).to_contain_text("Not this one.")
+    assert number["whys"][1] in text_of(feedback)
+    field.fill(number["answer"].split()[0])
+    page.locator(NUMBER).get_by_role("button", name="Check").focus()
+    page.keyboard.press("Enter")
+    expect(feedback).to_contain_text("Right.")
+    assert number["whys"][0] in text_of(feedback) and number["step"] in text_of(feedback)
+
+    # The order starts scrambled; the move buttons put it right, one keypress at a time.
+    order = page.locator(ORDER)
+    items = order.locator(".tk-check__order > li")
+    wanted = sorted(int(i) for i in items.evaluate_all("(l) => l.map((e) => e.dataset.item)"))
+    check(page, ORDER)
+    expect(order.locator(".tk-check__feedback")).to_contain_text("Not this one.")
+    for position, item in enumerate(wanted):
+        while int(items.nth(position).get_attribute("data-item")) != item:
+            current = order.locator(f'.tk-check__order > li[data-item="{item}"]')
+            current.get_by_role("button", name=re.compile("^Move up")).focus()
+            page.keyboard.press("Enter")
+    check(page, ORDER)
+    expect(order.locator(".tk-check__feedback")).to_contain_text("Right.")
+    context.close()
+
+
+def progress(page) -> str:
+    return page.locator(".tk-header__checks").inner_text()
+
+
+def test_the_record_survives_a_reload_and_the_review_page_asks_wrong_answers_first(
+    site_url: str, built_site: Path, browser
+) -> None:
+    choice = answer_key(built_site, CHOICE)
+    context, page, _ = module_page(browser, site_url)
+    total = len(page.locator(".tk-checks-progress").get_attribute("data-checks").split())
+    expect(page.locator(".tk-header__checks")).to_contain_text(f"0 of {total} answered right")
+    page.locator(CHOICE).get_by_label(choice["options"][choice["right"]]).check()
+    check(page, CHOICE)
+    page.locator(NUMBER).get_by_label("Your answer").fill("99")
+    check(page, NUMBER)
+    expect(page.locator(".tk-header__checks")).to_contain_text(f"1 of {total} answered right")
+    page.reload()
+    expect(page.locator(".tk-header__checks")).to_contain_text(f"1 of {total} answered right")
+    page.goto(site_url + HOME)
+    entry = page.locator('[data-page="blocking-timers-and-the-bus"] .tk-course-entry__checks')
+    expect(entry).to_contain_text(f"1 of {total} answered right")
+
+    page.goto(site_url + REVIEW)
+    entries = page.locator(".tk-review__list > li")
+    expect(entries.first).to_have_attribute("data-review", "when-a-due-job-moves")
+    expect(entries.last).to_have_attribute("data-review", "where-is-a-due-job")
+    assert entries.count() >= 16
+    expect(page.locator(".tk-review__status")).to_contain_text("1 answered wrong last time")
+    # Each entry links back to its page's question.
+    href = entries.first.locator(".tk-check__from a").get_attribute("href")
+    assert href.endswith("#check-when-a-due-job-moves"), href
+    page.get_by_role("button", name="Clear my record").click()
+    expect(page.locator(".tk-review__status")).to_have_text("Your record is cleared.")
+    page.goto(site_url + MODULE_04)
+    expect(page.locator(".tk-header__checks")).to_contain_text(f"0 of {total} answered right")
+    context.close()
+
+
+def test_the_questions_work_offline_after_one_visit(site_url: str, built_site: Path, browser):
+    key = answer_key(built_site, CHOICE)
+    context, page, errors = module_page(browser, site_url, workers="allow")
+    deadline = time.monotonic() + 60
+    while not page.evaluate("navigator.serviceWorker.controller !== null"):
+        assert time.monotonic() < deadline, "the worker never took the page"
+        page.wait_for_timeout(100)
+    context.set_offline(True)
+    page.reload()
+    question = page.locator(CHOICE)
+    question.get_by_label(key["options"][key["right"]]).check()
+    check(page, CHOICE)  # grade.mjs comes from the worker's cache
+    expect(question.locator(".tk-check__verdict")).to_contain_text("Right.")
+    question.get_by_role("button", name="Show the run").click()  # so does the run
+    expect(question.locator("tr.tk-trace__decides")).to_have_count(1)
+    page.goto(site_url + REVIEW)
+    expect(page.locator(".tk-review__list > li").first).to_be_visible()
+    assert errors == []
+    context.close()
+
+
+def test_without_javascript_every_answer_is_readable(
+    site_url: str, built_site: Path, browser
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + MODULE_04)
+    questions = page.locator("section.tk-check")
+    count = questions.count()
+    assert count >= 4
+    page_soup = soup(built_site / MODULE_04)
+    for index in range(count):
+        question = questions.nth(index)
+        expect(question.get_by_role("button", name="Check")).to_have_count(0)
+        question.locator("summary", has_text="Show the answer").click()
+        shown = text_of(question.locator(".tk-check__answer"))
+        built = page_soup.select("section.tk-check")[index]
+        for dd in built.select(".tk-check__answer dd"):
+            assert text(dd) in shown
+        assert "The answer:" in shown
+    context.close()
+
+
+def test_axe_finds_nothing_before_and_after_an_answer_in_both_palettes(
+    site_url: str, built_site: Path, browser
+) -> None:
+    key = answer_key(built_site, CHOICE)
+    wrong = next(i for i in range(len(key["options"])) if i != key["right"])
+    failures: dict[str, list[str]] = {}
+    for path in (MODULE_04, REVIEW):
+        for state in ("before", "wrong", "right"):
+            context = browser.new_context(service_workers="block")
+            page = context.new_page()
+            page.goto(site_url + path, wait_until="load")
+            question = page.locator(CHOICE)
+            if state != "before":
+                index = wrong if state == "wrong" else key["right"]
+                question.get_by_label(key["options"][index]).check()
+                check(page, CHOICE)
+                question.get_by_role("button", name="Show the run").click()
+                expect(question.locator("tr.tk-trace__decides")).to_have_count(1)
+            first = page.locator("body").get_attribute("data-md-color-scheme")
+            for palette in (first, *(p for p in PALETTES if p != first)):
+                switch_palette(page, palette)
+                rules = () if palette == first else COLOUR_RULES
+                found = describe_violations(run_axe(page, ".md-content", rules=rules))
+                if found:
+                    failures[f"{path} · {state} · {palette}"] = found
+            context.close()
+    assert not failures, report(failures)

@@ -1,0 +1,242 @@
+"""No bad input makes the widget hang, download for nothing or say nothing, in Debian's Chromium
+(issue 20): a console command past the run's time limit is stopped like a Run; a shared URL's
+wrong values are each named in the run note; a form that cannot run downloads nothing; a boot
+that cannot fetch Python's files says so at once, and the next Run tries again."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from support import MODULE_04, serve
+
+pytestmark = pytest.mark.browser
+
+DONE = re.compile(r"Drawn \d+ ms after Run|error|stopped|failed|could not")
+COLD_MS = 120_000
+# What a Run fetches that the page itself does not: Pyodide, the model, the widget's worker.
+RUN_FILE = re.compile(r"/pyodide/|/model/[^/]+\.(snapshot|whl)$|/model/pyodide-lock\.json$")
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    with serve(built_site) as base:
+        yield base
+
+
+def open_page(browser, base: str, query: str = ""):
+    """A fresh context, its page on module 04 (with `query`), and every URL it requested."""
+    context = browser.new_context()
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(base + MODULE_04 + query)
+    return context, page, requests
+
+
+def status(page):
+    return page.locator(".tk-duties .tk-live__status")
+
+
+def press_run(page, expected: str | re.Pattern[str] = "Drawn") -> str:
+    page.evaluate("document.querySelector('.tk-live__status').textContent = ''")
+    page.locator(".tk-live__run").click()
+    expect(status(page)).to_contain_text(DONE, timeout=COLD_MS)
+    text = status(page).inner_text()
+    assert re.search(expected, text), text
+    return text
+
+
+def run_files(requests: list[str]) -> list[str]:
+    return [url for url in requests if RUN_FILE.search(url) or url.endswith("/worker.mjs")]
+
+
+# -- the console keeps the run's time limit ---------------------------------------------------
+
+# In the page: when the last console command was sent, and when its answer came.
+TIME_CONSOLE = """() => {
+  const out = document.querySelector(".tk-console__out");
+  document.querySelector(".tk-console").addEventListener("submit", () => {
+    window.__tkSent = performance.now(); window.__tkAnswered = null;
+  }, true);
+  new MutationObserver(() => { window.__tkAnswered = performance.now(); })
+    .observe(out, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_console_command_past_the_time_limit_is_stopped_and_the_next_one_works(
+    site_url: str, browser
+) -> None:
+    """A list of 300,000 items, and LRANGE over all of it (seconds of formatting in Pyodide)
+    under a limit of half a second: the page ends the worker at the limit and says so in the
+    console; the next command gets a new worker, which finds the server as the last Run left
+    it, and a Run works after."""
+    context, page, _ = open_page(browser, site_url)
+    press_run(page)
+    box = page.get_by_role("textbox", name=re.compile("^Console · send a command"))
+    output = page.locator(".tk-console__out")
+
+    def send(line: str, expected: str, timeout: float = 30_000) -> None:
+        page.evaluate("document.querySelector('.tk-console__out').textContent = ''")
+        box.fill(line)
+        box.press("Enter")
+        expect(output).to_contain_text(expected, timeout=timeout)
+
+    items = " ".join(["x"] * 100_000)
+    for count in (100_000, 200_000, 300_000):
+        send(f"RPUSH big {items}", f"(integer) {count}")
+    page.evaluate("document.querySelector('.tk-duties').dataset.timeLimit = '0.5'")
+    page.evaluate(TIME_CONSOLE)
+    send(
+        "LRANGE big 0 -1",
+        "(error) The command went past its time limit of 0.5 s and was stopped.",
+        timeout=COLD_MS,
+    )
+    sent, answered = page.evaluate("[window.__tkSent, window.__tkAnswered]")
+    waited = (answered - sent) / 1000
+    print(f"\nLRANGE of 300,000 items stopped {waited:.2f} s after it was sent (limit 0.5 s)")
+    assert 0.45 < waited < 2.5, waited
+    assert '1) "x"' not in output.inner_text()
+
+    page.evaluate("document.querySelector('.tk-duties').dataset.timeLimit = '10'")
+    send("LLEN big", "(integer) 0", timeout=COLD_MS)  # a new worker: the last Run's server
+    send("ZCARD q:schedule", "(integer) 0")
+    press_run(page)
+    context.close()
+
+
+# -- a shared URL's wrong values --------------------------------------------------------------
+
+MINUS = "\u2212"
+DASH = "\u2013"
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "fields"),
+    [
+        (
+            "?duty=promote&beat=-1&batch=99999999",
+            [
+                f"beat {MINUS}1 s is outside 0.1{DASH}60 s; the default 1 s is used.",
+                f"batch 99999999 is outside 1{DASH}1000; the default 100 is used.",
+            ],
+            {"beat": "1", "batch": "100"},
+        ),
+        ("?duty=promote&beat=", ["beat has no value; the default 1 s is used."], {"beat": "1"}),
+        (
+            "?duty=nope&limit=2",
+            ["duty 'nope' is not a duty of this page; the first duty is shown."],
+            {"limit": "2"},
+        ),
+        (
+            "?duty=promote&send=pump",
+            ["send 'pump' is not a process kind (Consumer, Metronome, Pump, Stalled"],
+            {},
+        ),
+    ],
+    ids=["out of range", "empty", "unknown duty", "unknown process kind"],
+)
+def test_a_shared_urls_wrong_values_are_named_in_the_run_note(
+    site_url: str, browser, query: str, said: list[str], fields: dict[str, str]
+) -> None:
+    context, page, requests = open_page(browser, site_url, query)
+    expect(status(page)).to_contain_text("From this link: ")
+    note = status(page).inner_text()
+    for sentence in said:
+        assert sentence in note, note
+    live = page.locator("#tk-duty-panel-promote .tk-live")
+    expect(page.locator("#tk-duty-promote")).to_be_checked()
+    for name, value in fields.items():
+        expect(live.locator(f"input[name={name}]")).to_have_value(value)
+    # The link now says what the form holds, and the form can run.
+    assert "nope" not in page.url and "=-1" not in page.url and "pump" not in page.url
+    assert page.evaluate("document.querySelector('.tk-controls').checkValidity()")
+    page.wait_for_timeout(300)
+    assert run_files(requests) == []
+    context.close()
+
+
+def test_a_shared_url_with_wrong_values_runs_with_the_defaults(site_url: str, browser) -> None:
+    context, page, _ = open_page(browser, site_url, "?duty=promote&beat=-1&batch=99999999")
+    expect(status(page)).to_contain_text("is outside")
+    press_run(page)
+    run = page.locator("#tk-duty-panel-promote .tk-run")
+    expect(run.locator(".tk-run__state")).to_have_text("live run")
+    context.close()
+
+
+@pytest.mark.parametrize("press", ["pointer", "keyboard"])
+def test_a_run_on_an_invalid_form_shows_its_message_and_downloads_nothing(
+    site_url: str, browser, press: str
+) -> None:
+    context, page, requests = open_page(browser, site_url)
+    beat = page.locator("#tk-duty-panel-promote input[name=beat]")
+    beat.fill("-1")
+    run = page.locator(".tk-live__run")
+    if press == "pointer":
+        run.click()
+    else:
+        run.focus()
+        page.keyboard.press("Enter")
+    message = beat.evaluate("(field) => field.validationMessage")
+    assert message, "the browser found nothing wrong with the field"
+    expect(status(page)).to_have_text(f"Not run: beat, seconds: {message}")
+    expect(status(page)).to_have_class(re.compile("tk-live__status--error"))
+    page.wait_for_timeout(1500)  # a worker started by the press would be fetching by now
+    assert run_files(requests) == []
+    assert page.locator(".tk-duties").get_attribute("aria-busy") is None
+    context.close()
+
+
+# -- Python that cannot start ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "answer", "reason"),
+    [
+        (
+            "**/pyodide/pyodide.asm.wasm",
+            None,
+            "the file pyodide.asm.wasm could not be fetched (offline?)",
+        ),
+        (
+            "**/pyodide/python_stdlib.zip",
+            {"status": 404, "body": "gone"},
+            "the file python_stdlib.zip could not be fetched (HTTP 404)",
+        ),
+        ("**/pyodide/pyodide.mjs", None, "the file pyodide.mjs could not be fetched (offline?)"),
+    ],
+    ids=["the runtime's WebAssembly, offline", "the standard library, gone", "Pyodide's loader"],
+)
+def test_a_boot_that_cannot_fetch_its_files_says_so_at_once_and_a_later_run_retries(
+    site_url: str, browser, pattern: str, answer: dict | None, reason: str
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + MODULE_04)
+
+    def fail(route) -> None:
+        if answer is None:
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(**answer)
+
+    context.route(pattern, fail)
+    started = time.monotonic()
+    text = press_run(page, "could not start")
+    waited = time.monotonic() - started
+    print(f"\n{reason}: told {waited:.2f} s after Run")
+    assert text == f"Python could not start: {reason}. A new Run tries again.", text
+    assert waited < 15, "the reader waited for the load's time limit"
+    expect(status(page)).to_have_class(re.compile("tk-live__status--error"))
+    assert page.locator(".tk-live progress").count() == 0
+    assert page.locator(".tk-live__run").get_attribute("aria-disabled") is None
+
+    context.unroute(pattern, fail)
+    press_run(page)  # a new worker, which fetches the file this time
+    context.close()
