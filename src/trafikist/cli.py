@@ -13,7 +13,9 @@ or a dive, and check the course.
 The engine is MkDocs unless `--engine` or the environment variable TRAFIKIST_ENGINE says
 otherwise; under MkDocs, `build` and `serve` are `mkdocs build` and `mkdocs serve` (other
 options go to them). Every bad input ends with the same one-line messages
-(`FILE:LINE: what. Fix: how.`) and exit status 1, never a traceback.
+(`FILE:LINE: what. Fix: how.`) and exit status 1, never a traceback: whatever else goes wrong
+becomes one such line too, naming the file being read (the build guard). `--debug`, before or
+after the command, or TRAFIKIST_DEBUG=1, adds the traceback of what the guard caught.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, display_path
+from trafikist.base.reading import (
+    DEBUG_VARIABLE,
+    debug_requested,
+    reading,
+    traceback_text,
+    unexpected,
+)
 from trafikist.checks.links import check_id_links
 from trafikist.course.loader import load_course
 from trafikist.course.scaffold import Created, NewPage, new_dive, new_module
@@ -44,16 +53,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.passed_on = passed_on
     if passed_on and getattr(args, "engine", None) != "mkdocs":
         parser.error(f"unrecognized arguments: {' '.join(passed_on)}")
+    if args.debug:
+        os.environ[DEBUG_VARIABLE] = "1"  # for MkDocs' plugin and the checks' child too
     try:
-        return int(args.run(args) or 0)
+        with reading(_read_first(args)):
+            return int(args.run(args) or 0)
     except CourseError as error:
-        print(str(error), file=sys.stderr)
-        count = len(error.problems)
-        print(
-            f"trafikist: {count} problem{'s' if count != 1 else ''}; nothing was changed.",
-            file=sys.stderr,
-        )
+        _print_failure(error)
         return 1
+    except Exception as error:  # the build guard: one line, the traceback under --debug
+        _print_failure(unexpected(error, _read_first(args)), error)
+        return 1
+
+
+def _read_first(args: argparse.Namespace) -> Path:
+    """What the guard names when a command fails before it reads any source of its own."""
+    for name in ("file", "config_file", "modules_dir"):
+        if isinstance(getattr(args, name, None), Path):
+            return getattr(args, name)
+    return Path("mkdocs.yml")
+
+
+def _print_failure(
+    error: CourseError, caught: BaseException | None = None, prefix: str = ""
+) -> None:
+    if debug_requested():
+        print(traceback_text(caught or error), end="", file=sys.stderr)
+    for line in str(error).splitlines():
+        print(f"{prefix}{line}", file=sys.stderr)
+    if prefix:
+        return
+    count = len(error.problems)
+    print(
+        f"trafikist: {count} problem{'s' if count != 1 else ''}; nothing was changed.",
+        file=sys.stderr,
+    )
 
 
 ENGINES = ("mkdocs", "zensical")
@@ -62,6 +96,7 @@ ABORTED = "Aborted: the build failed; the last good site is unchanged."
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trafikist", description=__doc__.split("\n")[0])
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     build = commands.add_parser("build", help="build the site (into site/ by default)")
@@ -125,6 +160,22 @@ def _parser() -> argparse.ArgumentParser:
     for sub, action in ((run, "run"), (console, "console"), (choices, "choices")):
         sub.add_argument("--registry", help="trafikey's registry (default: registry/)")
         sub.set_defaults(run=_model, action=action)
+    return _with_debug(parser)
+
+
+DEBUG_HELP = f"show the traceback of an unexpected failure (or {DEBUG_VARIABLE}=1)"
+
+
+def _with_debug(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """`--debug` after every command too (`trafikist build --debug`), as before it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                # No default of its own: it would hide a `--debug` given before the command.
+                command.add_argument(
+                    "--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP
+                )
+                _with_debug(command)
     return parser
 
 
@@ -143,9 +194,9 @@ def _build(args: argparse.Namespace) -> int:
             warnings = builder.build(project.site_dir, clean=args.clean)
         finally:
             builder.close()
-    except CourseError as error:
-        for line in str(error).splitlines():
-            print(f"ERROR    -  {line}", file=sys.stderr)
+    except Exception as error:  # a CourseError, or what the guard makes of anything else
+        failure = error if isinstance(error, CourseError) else unexpected(error, args.config_file)
+        _print_failure(failure, None if failure is error else error, prefix="ERROR    -  ")
         print(ABORTED, file=sys.stderr)
         return 1
     for warning in warnings:

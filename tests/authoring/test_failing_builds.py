@@ -5,7 +5,10 @@ Every kind of bad input is refused in-process by tests/checks/test_bad_input.py 
 test_checked_facts.py; here each path a failure takes through an engine is taken once:
 
     the course's load   malformed YAML in duties.yml
-    the checks          an expectation the model's run refutes
+    the checks          an expectation the model's run refutes; a Valkey statement with no
+                        proof, or with one that the transcript or the command table refutes
+                        (issue 18); a question whose key the model refutes, or whose run does
+                        not exist (issue 19)
     the duty widget     Pyodide's runtime missing from node_modules
     the site's files    esbuild missing (its scripts and styles cannot be bundled)
     after the pages     Workbox missing (the offline worker cannot be made)
@@ -22,7 +25,9 @@ import pytest
 from support import build_leftovers, edit, site_build
 from support.authoring import (
     ABORTED,
+    DIVE_02,
     DUTIES,
+    MODULE,
     GoodSite,
     assert_build_fails,
     digest,
@@ -33,6 +38,7 @@ from support.authoring import (
 )
 
 GUIDE = Path("docs/authoring.md")
+DIVE_03 = Path("modules/04-blocking-timers-and-the-bus/dives/03-the-native-bus.md")
 
 
 @pytest.fixture(scope="session")
@@ -63,6 +69,96 @@ def test_a_check_that_fails(project: Path, good_site: GoodSite) -> None:
         file=DUTIES, line=line - 1,
     )  # fmt: skip
     assert re.search(r"j1 is in pending \(trace step \d+, t=3\.01\d s", message), message
+
+
+# -- Valkey statements (issue 18) ---------------------------------------------------------------
+
+
+def test_a_valkey_statement_with_no_proof(project: Path, good_site: GoodSite) -> None:
+    line = edit(
+        project / MODULE,
+        "## Who moves time today\n",
+        "## Who moves time today\n\nPUBLISH replies with the number of clients that received it.\n",
+    )
+    message = assert_build_fails(
+        project, good_site,
+        r'an unproven Valkey statement: "PUBLISH replies with the number of clients that '
+        r'received it\." says how PUBLISH behaves, and no proof holds it',
+        file=MODULE, line=line + 2,
+    )  # fmt: skip
+    assert "Fix: Prove it: point it at a step of a transcript" in message
+
+
+def test_a_proof_pointing_at_a_step_that_says_otherwise(project: Path, good_site: GoodSite) -> None:
+    line = edit(project / DIVE_03, "03-two-tiers#1 replies 0}", "03-two-tiers#2 replies 0}")
+    message = assert_build_fails(
+        project, good_site,
+        r"the Valkey proof '03-two-tiers#2 replies 0' does not hold: step 2 "
+        r'\(> XADD events 1-1 f1 v1 f2 v2\) replies "1-1"\. Sentence: "It posts a message to a '
+        r'channel and replies with the number of clients that received it\."',
+        file=DIVE_03, line=line,
+    )  # fmt: skip
+    assert "Fix: Point it at the step that shows what the sentence says" in message
+
+
+def test_a_flag_the_command_table_refutes(project: Path, good_site: GoodSite) -> None:
+    line = edit(project / DIVE_02, "BLPOP.flags has blocking", "BLPOP.flags has readonly")
+    message = assert_build_fails(
+        project, good_site,
+        r"the Valkey proof 'BLPOP\.flags has readonly' does not hold: Valkey 9\.1\.2's BLPOP has "
+        r"flags 'blocking write'",
+        file=DIVE_02, line=line,
+    )  # fmt: skip
+    assert "registry/valkey/commands.json has the table" in message
+
+
+# -- questions (issue 19) ------------------------------------------------------------------------
+
+WHERE_RIGHT = "  - text: Still in schedule.\n    right: true\n"
+WHERE_WRONG = "  - text: In pending, since it fell due at 2.5 s.\n"
+
+
+def test_a_marked_answer_the_run_refutes(project: Path, good_site: GoodSite) -> None:
+    """The key moved to a wrong option: it is named once, with the option that holds."""
+    edit(project / MODULE, WHERE_RIGHT, "  - text: Still in schedule.\n")
+    line = edit(project / MODULE, WHERE_WRONG, WHERE_WRONG + "    right: true\n")
+    message = assert_build_fails(
+        project, good_site,
+        r"the marked answer of 'where-is-a-due-job', \"In pending, since it fell due at 2\.5 s\.\","
+        r" does not hold: in the model's run, j1 stays in schedule, where the run began it, until "
+        r"the call at 3\.01\d s",
+        file=MODULE, line=line,
+    )  # fmt: skip
+    assert 'the option "Still in schedule." holds' in message
+    assert "Fix: Mark the option the run (or the registry, or the seed) bears out" in message
+
+
+def test_a_wrong_option_made_true(project: Path, good_site: GoodSite) -> None:
+    line = edit(
+        project / MODULE, "    expect: j1 in active at 2.8\n", "    expect: j1 in schedule at 2.8\n"
+    )
+    message = assert_build_fails(
+        project, good_site,
+        r"the option \"In active, claimed the moment it fell due\.\" of 'where-is-a-due-job' "
+        r"holds too, so the question has two answers",
+        file=MODULE, line=line - 1,
+    )  # fmt: skip
+    assert "j1 stays in schedule" in message
+
+
+def test_a_question_on_a_scenario_that_does_not_exist(project: Path, good_site: GoodSite) -> None:
+    line = edit(
+        project / MODULE,
+        "run: duty promote\nask: time j1",
+        "run: scenario promote-later\nask: time j1",
+    )
+    message = assert_build_fails(
+        project, good_site,
+        r"the question's run 'scenario promote-later' names no run of this page \(its runs: "
+        r"duty promote, .*\); did you mean 'scenario promote-due'\?",
+        file=MODULE, line=line,
+    )  # fmt: skip
+    assert "Fix: Name a run of this page (`run: duty ID`" in message
 
 
 def test_the_duty_widget_without_pyodide(project: Path, good_site: GoodSite) -> None:

@@ -133,8 +133,9 @@ def is_badge(node: Node) -> bool:
 
 
 def is_not_prose(node: Node) -> bool:
-    # The worked example's run is drawn by the model, not written: it is not lesson prose.
-    labels = {"tk-takeaway__label", "tk-forward__label", "tk-badge", "tk-example"}
+    # The worked example's run is drawn by the model, not written: it is not lesson prose; nor
+    # are the questions (Check yourself), which ask about the lesson after it.
+    labels = {"tk-takeaway__label", "tk-forward__label", "tk-badge", "tk-example", "tk-check"}
     return node.tag == "pre" or is_headerlink(node) or bool(node.classes & labels)
 
 

@@ -58,6 +58,11 @@ def test_module_04_is_within_budget_of_plain_material(
     print(format_weight(ours, plain_weight))
     assert plain_weight.raw > 100_000, "the plain page loaded less than its theme"
     assert over_budget(ours, plain_weight) == []
+    # Check yourself costs the page its loader only: the questions' script and their grading
+    # come when a question nears the screen, and on the reader's first move.
+    loaded = [r.url for r in ours.resources]
+    assert any(url.endswith("/checks/checks.js") for url in loaded), loaded
+    assert not [url for url in loaded if url.endswith(("/enhance.mjs", "/grade.mjs"))]
 
 
 def test_the_weight_gate_flags_a_heavier_page(

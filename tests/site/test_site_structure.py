@@ -39,6 +39,7 @@ def test_home_presents_books_and_modules_in_order(built_site: Path) -> None:
         "The Queue",
         "The Bus pillar",
         "Redis Patterns Applied",
+        "Check yourself",
         "Command reference",
     ]
     modules = home.select_one("section[data-book=trafikist] > ol").find_all("li", recursive=False)
@@ -48,6 +49,11 @@ def test_home_presents_books_and_modules_in_order(built_site: Path) -> None:
     assert heads[2].startswith("module 05 TRA and native values planned")
     dives = [a.get_text() for a in modules[1].select(".tk-course-entry__dives a")]
     assert dives == ["Who moves time today", "The blocking claim", "The native bus"]
+    # Module 04 and its dives ask 20 questions; the entry's progress line is there for the
+    # script to fill from the reader's record (hidden until it does).
+    checks = modules[1].select_one(".tk-course-entry__checks .tk-checks-progress")
+    assert len(checks["data-checks"].split()) == 20
+    assert modules[0].select_one(".tk-course-entry__checks") is None
 
 
 @pytest.mark.parametrize("path,title", sorted(PLANNED.items()))
@@ -80,8 +86,18 @@ def test_status_badge_wherever_a_page_is_linked(built_site: Path) -> None:
     for link in module.select("a.tk-link:not(.tk-verb):not(.tk-choice__mark)"):
         status = link["data-status"]
         has_badge = link.select_one(f".tk-badge--{status}") is not None
+        # The header's "review them" leads to the generated review page (Check yourself),
+        # which is no lesson, and a question's "run it in the widget" leads to a run of the
+        # widget: the status of either tells the reader nothing.
         has_badge_nearby = link.find_parent(
-            class_=["tk-dive-card", "tk-up-next__item", "tk-dive-nav__item", "tk-course-entry"]
+            class_=[
+                "tk-dive-card",
+                "tk-up-next__item",
+                "tk-dive-nav__item",
+                "tk-course-entry",
+                "tk-header__checks",
+                "tk-check__run",
+            ]
         )
         assert has_badge or has_badge_nearby, link
 
@@ -148,6 +164,8 @@ def test_a_worked_example_without_its_scenario_fails_the_build(engine: str, tmp_
     line = page.read_text(encoding="utf-8").splitlines().index("/// worked-example") + 1
     assert (
         f"modules/04-blocking-timers-and-the-bus/dives/01-who-moves-time-today.md:{line}: "
-        "the worked-example block has no scenario to run."
+        "'/// worked-example' stands in a dive with no worked example "
+        "(01-who-moves-time-today.example.yml). Fix: Write the scenario beside the dive "
+        "(NN-slug.example.yml), or remove the block."
     ) in result.stderr
     assert "Traceback" not in result.stderr

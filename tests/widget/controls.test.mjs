@@ -19,6 +19,7 @@ import {
   fromQuery,
   readFields,
   readQuery,
+  sharesRun,
   toQuery,
   valuesFrom,
   writeFields,
@@ -172,6 +173,30 @@ test("a shared URL's wrong values are each named, and stay the default", () => {
   read = said("duty=reclaim&crash=reader-b@0&beat=60&batch=1&limit=1000&send=none&reaper=off&wire=6", reclaim);
   assert.deepEqual(read.problems, []);
   assert.deepEqual(read.values.crash, { client: "reader-b", after: 0 });
+});
+
+test("a shared URL's keys that no control has are named, with the control meant", () => {
+  const promote = page.defaults.promote;
+  const said = (text) => readQuery(spec, new URLSearchParams(text), promote).problems;
+  const keys = ["duty", ...spec.map((control) => control.key)].join(", ");
+  assert.deepEqual(said("duty=promote&baet=2&Wire=6&zzz=1"), [
+    "'baet' is not one of the controls (did you mean beat?); it is left out.",
+    "'Wire' is not one of the controls (did you mean wire?); it is left out.",
+    `'zzz' is not one of the controls (${keys}); it is left out.`,
+  ]);
+  // A long list is cut short: three named, the rest counted.
+  const many = said("duty=promote&" + Array.from({ length: 40 }, (_, i) => `k${i}=1`).join("&"));
+  assert.equal(many.length, 4);
+  assert.equal(many.at(-1), "37 more keys are not controls either.");
+  assert.deepEqual(readQuery(spec, new URLSearchParams("duty=promote&baet=2"), promote).values, asIs(promote));
+});
+
+test("a URL is a shared run's when it names a duty or sets a control", () => {
+  assert.equal(sharesRun(spec, new URLSearchParams("duty=promote")), true);
+  assert.equal(sharesRun(spec, new URLSearchParams("beat=-1")), true);
+  // The theme's search highlights its terms with ?h=…: that is not a shared run.
+  assert.equal(sharesRun(spec, new URLSearchParams("h=promote")), false);
+  assert.equal(sharesRun(spec, new URLSearchParams("")), false);
 });
 
 test("a shared URL's duty that the page does not have is named", () => {

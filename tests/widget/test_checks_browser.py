@@ -31,6 +31,10 @@ pytestmark = pytest.mark.browser
 CHOICE = "#check-where-is-a-due-job"
 NUMBER = "#check-when-a-due-job-moves"
 ORDER = "#check-one-beat-in-order"
+WIRE_6 = "#check-a-beat-on-wire-6"  # its run: the promote duty's, with `wire: 6`
+RUNS = "assets/trafikist/checks/runs"
+# A cold run loads Pyodide (about 12 MB) and compiles it: generous on a busy 2-core machine.
+COLD_MS = 120_000
 REVIEW = "review/index.html"
 HOME = "index.html"
 
@@ -42,7 +46,8 @@ def site_url(built_site: Path) -> Iterator[str]:
 
 
 def text(node) -> str:
-    return re.sub(r"\s+", " ", node.get_text(" ")).strip()
+    # The words as the browser joins them: inline markup adds no space.
+    return re.sub(r"\s+", " ", node.get_text()).strip()
 
 
 def answer_key(built_site: Path, selector: str) -> dict:
@@ -73,6 +78,11 @@ def module_page(browser, site_url: str, *, workers: str = "block"):
 
 def check(page, selector: str) -> None:
     page.locator(selector).get_by_role("button", name="Check").click()
+
+
+def check_from_the_keyboard(page, selector: str) -> None:
+    page.locator(selector).get_by_role("button", name="Check").focus()
+    page.keyboard.press("Enter")
 
 
 def test_every_option_gives_its_verdict_why_and_deciding_step(
@@ -117,6 +127,17 @@ def test_a_confident_wrong_answer_shows_the_run_at_once(site_url: str, built_sit
     question.get_by_label("Sure").check()
     check(page, CHOICE)
     expect(question.locator("tr.tk-trace__decides")).to_have_count(1)
+    expect(question.get_by_role("button", name="Show the run")).to_have_count(0)
+    context.close()
+    # A guess that is wrong gets the same feedback, the run one press away.
+    context, page, _ = module_page(browser, site_url)
+    question = page.locator(CHOICE)
+    question.get_by_label(key["options"][wrong]).check()
+    question.get_by_label("Guessing").check()
+    check(page, CHOICE)
+    expect(question.locator(".tk-check__verdict")).to_contain_text("Not this one.")
+    expect(question.get_by_role("button", name="Show the run")).to_be_visible()
+    expect(question.locator("tr.tk-trace__decides")).to_have_count(0)
     context.close()
 
 
@@ -127,14 +148,12 @@ def test_a_number_and_an_order_are_graded_from_the_keyboard(
     context, page, _ = module_page(browser, site_url)
     field = page.locator(NUMBER).get_by_label("Your answer")
     field.fill(number["terms"][1].split()[0])  # a mistake the question explains
-    page.locator(NUMBER).get_by_role("button", name="Check").focus()
-    page.keyboard.press("Enter")
+    check_from_the_keyboard(page, NUMBER)
     feedback = page.locator(f"{NUMBER} .tk-check__feedback")
     expect(feedback).to_contain_text("Not this one.")
     assert number["whys"][1] in text_of(feedback)
     field.fill(number["answer"].split()[0])
-    page.locator(NUMBER).get_by_role("button", name="Check").focus()
-    page.keyboard.press("Enter")
+    check_from_the_keyboard(page, NUMBER)
     expect(feedback).to_contain_text("Right.")
     assert number["whys"][0] in text_of(feedback) and number["step"] in text_of(feedback)
 
@@ -142,15 +161,54 @@ def test_a_number_and_an_order_are_graded_from_the_keyboard(
     order = page.locator(ORDER)
     items = order.locator(".tk-check__order > li")
     wanted = sorted(int(i) for i in items.evaluate_all("(l) => l.map((e) => e.dataset.item)"))
-    check(page, ORDER)
+    check_from_the_keyboard(page, ORDER)
     expect(order.locator(".tk-check__feedback")).to_contain_text("Not this one.")
     for position, item in enumerate(wanted):
         while int(items.nth(position).get_attribute("data-item")) != item:
             current = order.locator(f'.tk-check__order > li[data-item="{item}"]')
             current.get_by_role("button", name=re.compile("^Move up")).focus()
             page.keyboard.press("Enter")
-    check(page, ORDER)
+    check_from_the_keyboard(page, ORDER)
     expect(order.locator(".tk-check__feedback")).to_contain_text("Right.")
+    context.close()
+
+
+# A trace's rows, each as its cells' words (a function of the element that holds the table).
+ROWS = (
+    "(root) => [...root.querySelectorAll('table.tk-trace__table tbody tr')]"
+    ".map((row) => [...row.cells].map((cell) => cell.textContent.trim()).join(' | '))"
+)
+
+
+def test_a_question_with_overrides_runs_live_in_the_widget_with_its_controls_set(
+    site_url: str, built_site: Path, browser
+) -> None:
+    """The question's "run it in the widget" opens the duty's widget with the question's
+    changes set; Run gives, live, the run the build baked for the question."""
+    context, page, errors = module_page(browser, site_url)
+    page.locator(WIRE_6).get_by_role("link", name="run it in the widget").click()
+    expect(page).to_have_url(re.compile(r"\?duty=promote&wire=6#tk-duties-title$"))
+    expect(page.locator("#tk-duty-promote")).to_be_checked()
+    live = page.locator("#tk-duty-panel-promote .tk-live")
+    expect(live).to_be_visible()
+    expect(live.locator("input[name=wire][value='6']")).to_be_checked()
+    expect(live.locator(".tk-live__changed")).to_have_text("Changed from the default: wire: 6.")
+    live.locator(".tk-live__run").click()
+    status = page.locator(".tk-duties .tk-live__status")
+    expect(status).to_contain_text(re.compile("Drawn|error|stopped|failed"), timeout=COLD_MS)
+    assert "Drawn" in status.inner_text(), status.inner_text()
+    # Each row's cells, live and as the build baked the question's run (read by the browser's
+    # own parser: the trace leaves out its end tags).
+    shown = page.locator("#tk-duty-panel-promote .tk-run__result").evaluate(
+        f"(result) => ({ROWS})(result)"
+    )
+    baked = page.evaluate(
+        f"async (url) => ({ROWS})("
+        "new DOMParser().parseFromString(await (await fetch(url)).text(), 'text/html'))",
+        f"{site_url}{RUNS}/a-beat-on-wire-6.html",
+    )
+    assert baked and shown == baked
+    assert page.evaluate("window.__tkCspViolations") == [] and errors == []
     context.close()
 
 
@@ -164,7 +222,8 @@ def test_the_record_survives_a_reload_and_the_review_page_asks_wrong_answers_fir
     choice = answer_key(built_site, CHOICE)
     context, page, _ = module_page(browser, site_url)
     total = len(page.locator(".tk-checks-progress").get_attribute("data-checks").split())
-    expect(page.locator(".tk-header__checks")).to_contain_text(f"0 of {total} answered right")
+    # A reader with no record yet is shown no count: there is nothing to report.
+    expect(page.locator(".tk-header__checks")).to_be_hidden()
     page.locator(CHOICE).get_by_label(choice["options"][choice["right"]]).check()
     check(page, CHOICE)
     page.locator(NUMBER).get_by_label("Your answer").fill("99")
@@ -247,6 +306,10 @@ def test_axe_finds_nothing_before_and_after_an_answer_in_both_palettes(
             page = context.new_page()
             page.goto(site_url + path, wait_until="load")
             question = page.locator(CHOICE)
+            # Every question as the script makes it: the sure/guessing choice, Check, the
+            # feedback region (a module page's script comes when a question nears the screen).
+            question.scroll_into_view_if_needed()
+            expect(question.get_by_role("button", name="Check")).to_be_visible()
             if state != "before":
                 index = wrong if state == "wrong" else key["right"]
                 question.get_by_label(key["options"][index]).check()

@@ -138,8 +138,25 @@ DASH = "\u2013"
             ["send 'pump' is not a process kind (Consumer, Metronome, Pump, Stalled"],
             {},
         ),
+        (
+            "?duty=promote&baet=2&limit=5",
+            ["'baet' is not one of the controls (did you mean beat?); it is left out."],
+            {"beat": "1", "limit": "5"},
+        ),
+        (
+            "?beat=-1",
+            [f"beat {MINUS}1 s is outside 0.1{DASH}60 s; the default 1 s is used."],
+            {"beat": "1"},
+        ),
     ],
-    ids=["out of range", "empty", "unknown duty", "unknown process kind"],
+    ids=[
+        "out of range",
+        "empty",
+        "unknown duty",
+        "unknown process kind",
+        "unknown key",
+        "no duty",
+    ],
 )
 def test_a_shared_urls_wrong_values_are_named_in_the_run_note(
     site_url: str, browser, query: str, said: list[str], fields: dict[str, str]
@@ -154,7 +171,10 @@ def test_a_shared_urls_wrong_values_are_named_in_the_run_note(
     for name, value in fields.items():
         expect(live.locator(f"input[name={name}]")).to_have_value(value)
     # The link now says what the form holds, and the form can run.
-    assert "nope" not in page.url and "=-1" not in page.url and "pump" not in page.url
+    shared = page.url.split("?", 1)[1]
+    assert shared.startswith("duty=promote"), shared
+    for wrong in ("nope", "=-1", "pump", "baet", "99999999"):
+        assert wrong not in shared, shared
     assert page.evaluate("document.querySelector('.tk-controls').checkValidity()")
     page.wait_for_timeout(300)
     assert run_files(requests) == []
@@ -196,6 +216,9 @@ def test_a_run_on_an_invalid_form_shows_its_message_and_downloads_nothing(
 # -- Python that cannot start ------------------------------------------------------------------
 
 
+HTML_PAGE = {"status": 200, "body": "<html>Sign in</html>", "content_type": "text/html"}
+
+
 @pytest.mark.parametrize(
     ("pattern", "answer", "reason"),
     [
@@ -210,8 +233,33 @@ def test_a_run_on_an_invalid_form_shows_its_message_and_downloads_nothing(
             "the file python_stdlib.zip could not be fetched (HTTP 404)",
         ),
         ("**/pyodide/pyodide.mjs", None, "the file pyodide.mjs could not be fetched (offline?)"),
+        (
+            "**/pyodide/pyodide.asm.mjs",
+            {"status": 404, "body": "gone"},
+            "the file pyodide.asm.mjs could not be fetched (HTTP 404)",
+        ),
+        # A captive portal's page instead of the file, and a server that labels WebAssembly
+        # as something else: Pyodide only logs a warning and never settles.
+        (
+            "**/model/*.whl",
+            HTML_PAGE,
+            "the file {wheel} is not the site's file (it came as text/html)",
+        ),
+        (
+            "**/pyodide/pyodide.asm.wasm",
+            {"status": 200, "body": b"\0asm", "content_type": "application/octet-stream"},
+            "the file pyodide.asm.wasm could not be used (Incorrect response MIME type. "
+            "Expected 'application/wasm')",
+        ),
     ],
-    ids=["the runtime's WebAssembly, offline", "the standard library, gone", "Pyodide's loader"],
+    ids=[
+        "the runtime's WebAssembly, offline",
+        "the standard library, gone",
+        "Pyodide's loader, offline",
+        "Pyodide's runtime script, gone",
+        "the model's wheel, a portal's page",
+        "the runtime's WebAssembly, mislabelled",
+    ],
 )
 def test_a_boot_that_cannot_fetch_its_files_says_so_at_once_and_a_later_run_retries(
     site_url: str, browser, pattern: str, answer: dict | None, reason: str
@@ -219,6 +267,7 @@ def test_a_boot_that_cannot_fetch_its_files_says_so_at_once_and_a_later_run_retr
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + MODULE_04)
+    reason = reason.format(wheel=page.locator(".tk-duties").get_attribute("data-wheel"))
 
     def fail(route) -> None:
         if answer is None:
@@ -239,4 +288,65 @@ def test_a_boot_that_cannot_fetch_its_files_says_so_at_once_and_a_later_run_retr
 
     context.unroute(pattern, fail)
     press_run(page)  # a new worker, which fetches the file this time
+    context.close()
+
+
+def wait_for(page, expression: str, timeout_s: float = 60) -> None:
+    """Poll from here: the page's policy forbids the eval that wait_for_function needs."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        (
+            "the page's first move",
+            "The widget could not start: its code (widget.mjs) could not be loaded (offline?).",
+        ),
+        (
+            "the widget's code came",
+            "Python could not start: its worker (worker.mjs) could not be loaded (offline?).",
+        ),
+        (
+            "the site's worker kept the course",
+            "Python could not start: the file pyodide.mjs could not be fetched (offline?).",
+        ),
+    ],
+    ids=["at once", "after the widget's code", "after the site's worker"],
+)
+def test_a_run_offline_before_its_files_were_kept_says_so_at_once(
+    site_url: str, browser, before: str, said: str
+) -> None:
+    """The network goes before the first Run: at once, with no site worker yet (nothing of
+    the widget is in the page but its first script); once the widget's code came (a move in
+    the form), or once the site's worker has kept the course but not yet any Run's files.
+    The status says what could not be had, and Run works once the network is back."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + MODULE_04, wait_until="load")
+    if before == "the widget's code came":
+        # A move in the form loads the widget's code; once it runs, a change is in the URL.
+        beat = page.locator("#tk-duty-panel-promote input[name=beat]")
+        beat.focus()
+        deadline = time.monotonic() + 30
+        while "beat=2" not in page.evaluate("location.search"):
+            assert time.monotonic() < deadline, "the widget's code never ran"
+            beat.fill("2")
+            page.wait_for_timeout(100)
+    elif before == "the site's worker kept the course":
+        wait_for(page, "navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    started = time.monotonic()
+    text = press_run(page, "could not")
+    waited = time.monotonic() - started
+    print(f"\noffline after {before}: told {waited:.2f} s after Run")
+    assert text == f"{said} A new Run tries again.", text
+    assert waited < 15, "the reader waited for the load's time limit"
+    expect(status(page)).to_have_class(re.compile("tk-live__status--error"))
+    assert page.locator(".tk-duties").get_attribute("aria-busy") is None
+    context.set_offline(False)
+    press_run(page)
     context.close()

@@ -7,8 +7,17 @@ import { loadRecord, saveRecord as save, showProgress } from "./record.mjs";
 
 const here = new URL(import.meta.url);
 
+// What the markup says of a question (check.html.j2): its id, after "check-" in its element's,
+// and its kind, by the key it carries.
+const idOf = (section) => section.id.slice("check-".length);
+
+function kindOf(section) {
+  if ("right" in section.dataset) return "choice";
+  return "answer" in section.dataset ? "number" : "order";
+}
+
 function reply(section) {
-  const kind = section.dataset.kind;
+  const kind = kindOf(section);
   if (kind === "choice") {
     const picked = section.querySelector(".tk-check__options input:checked");
     return picked ? Number(picked.value) : null;
@@ -21,7 +30,7 @@ function reply(section) {
 }
 
 function isRight(section, answer) {
-  const kind = section.dataset.kind;
+  const kind = kindOf(section);
   if (kind === "choice") return answer === Number(section.dataset.right);
   if (kind === "number") {
     const decimals = Number(section.dataset.decimals || 0);
@@ -35,8 +44,8 @@ function isRight(section, answer) {
 // The why the reader reads: the chosen option's, the mistake they made, or the answer's.
 function whyOf(section, answer) {
   const whys = [...section.querySelectorAll(".tk-check__answer dd")];
-  if (section.dataset.kind === "choice") return whys[answer];
-  if (section.dataset.kind === "number") {
+  if (kindOf(section) === "choice") return whys[answer];
+  if (kindOf(section) === "number") {
     const terms = [...section.querySelectorAll(".tk-check__answer dt")];
     const decimals = Number(section.dataset.decimals || 0);
     const mistake = terms.findIndex(
@@ -49,7 +58,7 @@ function whyOf(section, answer) {
 
 async function showRun(section, box, button) {
   button.disabled = true;
-  const url = new URL(`runs/${section.dataset.check}.html`, here);
+  const url = new URL(`runs/${idOf(section)}.html`, here);
   try {
     const answer = await fetch(url);
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
@@ -70,7 +79,7 @@ export function grade(section) {
   const feedback = section.querySelector(".tk-check__feedback");
   const answer = reply(section);
   if (answer === null) {
-    feedback.textContent = section.dataset.kind === "number" ? "Write a number first." : "Pick an answer first.";
+    feedback.textContent = kindOf(section) === "number" ? "Write a number first." : "Pick an answer first.";
     return;
   }
   const right = isRight(section, answer);
@@ -103,7 +112,7 @@ export function grade(section) {
   }
   const record = loadRecord(); // another tab may have answered meanwhile
   const now = Date.now();
-  record[section.dataset.check] = { right, at: now, seen: now };
+  record[idOf(section)] = { right, at: now, seen: now };
   save(record);
   showProgress(record);
 }

@@ -186,7 +186,50 @@ export function readQuery(spec, query, defaults) {
       }
     }
   }
+  // A key no control has (a typo, or a link from another version of the page) is named too:
+  // the URL is written again without it.
+  const known = ["duty", ...spec.map((control) => control.key)];
+  const unknown = [...new Set(query.keys())].filter((key) => !known.includes(key));
+  for (const key of unknown.slice(0, UNKNOWN_KEYS_SAID)) {
+    const near = closest(key, known);
+    const which = near ? `did you mean ${near}?` : known.join(", ");
+    problems.push(`${quoted(key)} is not one of the controls (${which}); it is left out.`);
+  }
+  if (unknown.length > UNKNOWN_KEYS_SAID) problems.push(`${unknown.length - UNKNOWN_KEYS_SAID} more keys are not controls either.`);
   return { values, problems };
+}
+
+// The unknown keys of a URL the run note names, one by one (the rest are counted).
+const UNKNOWN_KEYS_SAID = 3;
+
+// The one of `names` that `text` is a slip of (two edits at most, and fewer than its length),
+// or "".
+function closest(text, names) {
+  let best = "";
+  let fewest = Math.min(3, text.length);
+  for (const name of names) {
+    const edits = distance(text.toLowerCase(), name.toLowerCase());
+    if (edits < fewest) [best, fewest] = [name, edits];
+  }
+  return best;
+}
+
+// Levenshtein's distance between two short strings.
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+// True when `query` is a shared run's: it names a duty, or sets one of the controls.
+export function sharesRun(spec, query) {
+  return query.has("duty") || spec.some((control) => query.has(control.key));
 }
 
 // The duty a shared URL names, among the page's duties that run (`duties`, their ids), and

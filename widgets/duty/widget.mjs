@@ -5,7 +5,7 @@
 // on the first Run only. The drawing is done in Python (trafikist.model_view), the same code
 // that baked the static form, and arrives here as markup whose every text is escaped.
 
-import { describe, dutyOf, fieldsFor, readFields, readQuery, toQuery, valuesFrom, writeFields } from "./controls.mjs";
+import { describe, dutyOf, fieldsFor, readFields, readQuery, sharesRun, toQuery, valuesFrom, writeFields } from "./controls.mjs";
 import { LOAD_LIMIT_S, Runner, progressText } from "./runner.mjs";
 
 let enhanced = false;
@@ -102,9 +102,10 @@ export function enhance(section) {
 
   // A shared URL: its duty and its values, each checked against the controls' spec; the run
   // note names each value that is wrong, which stays the default, and the URL is written again
-  // with what the form holds.
+  // with what the form holds. A URL with a control's key but no duty is one too, for the
+  // first duty. (Any other query, such as the theme's search's, is not the widget's.)
   const query = new URLSearchParams(location.search);
-  if (query.has("duty")) {
+  if (sharesRun(spec, query)) {
     const running = radios.filter((radio) => runOf(radio));
     const { duty, problem } = dutyOf(query, running.map((radio) => radio.value));
     const shared = running.find((radio) => radio.value === duty) || chosen();

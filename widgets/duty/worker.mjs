@@ -78,26 +78,47 @@ function report(now = false) {
 // -- a boot that cannot finish: say so at once -------------------------------------------------
 
 // The files the boot cannot do without (Pyodide's runtime, the model's wheel and, for the plain
-// boot, its lock file): when one cannot be fetched, the boot ends at once with its name, rather
-// than wait for Pyodide, which may never settle after a failed fetch of its WebAssembly. The
-// memory snapshot is not one of them: without it the plain boot starts instead.
+// boot, its lock file): when one cannot be had, the boot ends at once with its name and why,
+// rather than wait for Pyodide, which never settles after a failed fetch (or compile) of its
+// WebAssembly and carries on past a failed package. The memory snapshot is not one of them:
+// without it the plain boot starts instead.
 const needed = new Set();
 let breakBoot = () => {};
 const broken = new Promise((_, reject) => {
   breakBoot = reject;
 });
 broken.catch(() => {}); // handled by the boot that races it
+let failure = null; // the promise of the first BootError, once a needed file has failed
 
 class BootError extends Error {}
 
 const fileName = (url) => new URL(url).pathname.split("/").pop();
+const bare = (url) => String(url).split("?")[0];
 
-function unfetched(url, why) {
-  return new BootError(`the file ${fileName(url)} could not be fetched (${why})`);
+// A needed file failed: the boot ends with `words` about it (or the promise of them).
+function fail(url, words) {
+  if (failure || !needed.has(bare(url))) return;
+  failure = Promise.resolve(words).then((said) => new BootError(`the file ${fileName(url)} ${said}`));
+  failure.then(breakBoot);
 }
 
-function fetchFailed(url, why) {
-  if (needed.has(url)) breakBoot(unfetched(url, why));
+// Why a file could not be had, asked again once, without the browser's checks: offline (the
+// ask fails too), an HTTP error, or an answer that is not the file (another type, as a
+// captive portal's page is, or other bytes than the ones the site built). Only a boot that has
+// failed asks.
+async function diagnose(url, check = "") {
+  let response;
+  try {
+    response = await plainFetch(url);
+  } catch {
+    return "could not be fetched (offline?)";
+  }
+  if (!response.ok) return `could not be fetched (HTTP ${response.status})`;
+  const type = (response.headers.get("content-type") || "no type").split(";")[0];
+  if (check === "script" && !/javascript|ecmascript/.test(type)) return `is not the site's file (it came as ${type}, not a script)`;
+  if (check === "wheel") return `is not the site's file (it is not a wheel; it came as ${type})`;
+  if (check === "integrity") return "is not the one the site built (its checksum differs from the lock file's)";
+  return `is not the site's file (it came as ${type})`;
 }
 
 // Pyodide fetches its files itself: each response of an expected file is counted as it streams
@@ -109,21 +130,42 @@ self.fetch = async (input, init) => {
   try {
     response = await plainFetch(input, init);
   } catch (error) {
-    fetchFailed(url.split("?")[0], "offline?");
+    // A fetch with a checksum (Pyodide's of a package) also fails when the bytes differ.
+    fail(url, init?.integrity ? diagnose(url, "integrity") : "could not be fetched (offline?)");
     throw error;
   }
-  if (!response.ok) fetchFailed(url.split("?")[0], `HTTP ${response.status}`);
+  if (!response.ok) fail(url, `could not be fetched (HTTP ${response.status})`);
+  // No file Python needs is a web page: one that comes as one is another page (a captive
+  // portal's, a proxy's), which Pyodide would take for the file and fail on later.
+  else if (/^text\/html/.test(response.headers.get("content-type") || "")) fail(url, "is not the site's file (it came as text/html)");
   if (expected.has(url) && response.ok && response.body) count(url, response.clone().body);
   return response;
 };
 
-// An import that failed names its URL in its message ("Failed to fetch dynamically imported
-// module: …"); any other failure of the boot is told as it is.
-function bootFailure(error) {
-  if (error instanceof BootError) return error.message;
+// Pyodide compiles its WebAssembly from the response as it streams in; when that fails (an
+// answer that is not WebAssembly, or is labelled as something else), it only logs a warning.
+const plainInstantiate = WebAssembly.instantiateStreaming?.bind(WebAssembly);
+if (plainInstantiate) {
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    try {
+      return await plainInstantiate(source, imports);
+    } catch (error) {
+      const url = (await Promise.resolve(source).catch(() => null))?.url;
+      const why = String(error?.message || error).replace(/^.*?WebAssembly[^:]*:\s*/, "").replace(/\.$/, "");
+      if (url) fail(url, `could not be used (${why})`);
+      throw error;
+    }
+  };
+}
+
+// Why the boot failed, in the reader's words: the first needed file that failed, or an import
+// that failed (its message names the URL: "Failed to fetch dynamically imported module: …",
+// whatever the cause, so the file is asked for again to tell), or else the error as it is.
+async function bootFailure(error) {
+  if (failure) return (await failure).message;
   const text = String((error && error.message) || error).trim();
   const imported = /imported module:?\s*(\S+)/.exec(text);
-  if (imported) return unfetched(imported[1].split("?")[0], "offline?").message;
+  if (imported) return `the file ${fileName(imported[1])} ${await diagnose(imported[1], "script")}`;
   return text.split("\n").pop();
 }
 
@@ -167,7 +209,7 @@ async function boot(urls) {
   // does the page fetch any of Pyodide.
   const loader = urls.pyodide + (saveData ? "pyodide.mjs?save-data" : "pyodide.mjs");
   const runtime = ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"].map((name) => urls.pyodide + name);
-  for (const url of [...runtime, urls.wheel]) if (url) needed.add(url);
+  for (const url of [loader, ...runtime, urls.wheel]) if (url) needed.add(bare(url));
   if (urls.snapshot) {
     await expectFiles(urls, [loader, ...runtime, urls.pyodide + "pyodide-lock.json", urls.snapshot, urls.wheel]);
     const { loadPyodide } = await import(loader);
@@ -204,7 +246,13 @@ async function bootFromSnapshot(loadPyodide, urls) {
   // The memory holds the imported modules, not the files; the wheel puts them back, so a
   // file the model reads later is there, as in the plain boot.
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  try {
+    pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  } catch (error) {
+    // Bytes that are no wheel would fail the plain boot too, only later: the boot ends now.
+    fail(urls.wheel, diagnose(urls.wheel, "wheel"));
+    throw error;
+  }
   return pyodide.pyimport("trafikist.model_view.live");
 }
 
@@ -270,7 +318,7 @@ self.onmessage = async (event) => {
     try {
       booted = await booting;
     } catch (error) {
-      self.postMessage({ type: "error", id, message: bootFailure(error), boot: true });
+      self.postMessage({ type: "error", id, message: await bootFailure(error), boot: true });
       return;
     }
     const { live, how } = booted;

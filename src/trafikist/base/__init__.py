@@ -1,3 +1,4 @@
-"""Layer 0: what every layer above the model shares: the error type, a bounded memo and file
-signatures. Standard library only; the model and its drawing code (layer 1) do not use it,
-since they must run alone in the page."""
+"""Layer 0: what every layer above the model shares: the error type, a bounded memo, file
+signatures and the source being read (`reading`, which the build guard names). Standard
+library only; the model and its drawing code (layer 1) do not use it, since they must run alone
+in the page."""

@@ -52,12 +52,11 @@ def display_path(file: Path | str) -> str:
     path = Path(file)
     here = Path.cwd()
     # The path as given first (a link is named, not its target), then as resolved.
-    for candidate, folder in (
-        (Path(os.path.abspath(path)), here),
-        (path.resolve(), here.resolve()),
-    ):
-        try:
-            return str(candidate.relative_to(folder))
-        except ValueError:
-            continue
-    return str(path)
+    try:
+        return str(Path(os.path.abspath(path)).relative_to(here))
+    except ValueError:
+        pass
+    try:
+        return str(path.resolve().relative_to(here.resolve()))
+    except (ValueError, OSError, RuntimeError):  # a link to itself cannot be resolved
+        return str(path)

@@ -7,12 +7,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
+from trafikist.base.reading import note_reading
 
 
 def read_source_text(path: Path) -> str:
     """A source's text; UTF-8, a byte-order mark at its start dropped (an editor's, not the
     author's). CourseError naming the file (and the line of a bad byte) when it cannot be read
-    as text: missing, a link to itself, a folder, not UTF-8."""
+    as text: missing, a link to itself, a folder, not UTF-8. The build guard names it from
+    here on, whatever goes wrong while it is read (trafikist.base.reading)."""
+    note_reading(path)
     try:
         data = Path(path).read_bytes()
     except OSError as error:
@@ -23,7 +26,7 @@ def read_source_text(path: Path) -> str:
             "Check that the file exists and is not a link to itself or to a missing file.",
         ) from None
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise CourseError.at(
@@ -32,6 +35,20 @@ def read_source_text(path: Path) -> str:
             f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start}).",
             "Save the file as UTF-8.",
         ) from None
+    # Valid UTF-8 that no source means: a NUL (a binary or broken file; a page would carry
+    # it), or a byte-order mark past the start (two files joined), which hides the syntax
+    # of its line (`\ufeff## A heading` is no heading, `\ufefftitle:` no field).
+    for character, what in (("\x00", "a NUL character"), ("\ufeff", "a byte-order mark")):
+        at = text.find(character)
+        if at != -1:
+            raise CourseError.at(
+                path,
+                text.count("\n", 0, at) + 1,
+                f"holds {what} (U+{ord(character):04X}), invisible, at column "
+                f"{at - text.rfind(chr(10), 0, at)}.",
+                "Delete it: a source is plain UTF-8 text.",
+            )
+    return text
 
 
 def file_signature(paths: Iterable[Path], pattern: str = "*") -> str:

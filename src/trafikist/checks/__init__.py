@@ -32,12 +32,13 @@ from dataclasses import dataclass
 
 from trafikist.base.errors import Problem
 from trafikist.base.files import file_signature
+from trafikist.base.reading import reading
 from trafikist.checks.blocks import check_blocks
 from trafikist.checks.expectations import check_page_runs
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import CHECKS
-from trafikist.checks.page import check_page
+from trafikist.checks.page import check_page, one_per_line
 from trafikist.checks.questions import check_question_ids, check_questions
 from trafikist.checks.seed import Seed
 from trafikist.checks.valkey import check_valkey
@@ -46,6 +47,7 @@ from trafikist.course.questions import module_folder
 from trafikist.course.render import Renderer
 from trafikist.course.runs import model_signature
 from trafikist.course.structure import Course, Page
+from trafikist.course.transcripts import command_file
 from trafikist.registry import Registry
 from trafikist.registry.valkey import ValkeyDocs, ValkeyTable
 
@@ -77,7 +79,8 @@ def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem
     inputs = facts.signature()
     for page in course.pages.values():
         if page.source is not None:
-            problems += _page_problems(page, facts, inputs)
+            with reading(page.source):  # what the build guard names if a check breaks
+                problems += _page_problems(page, facts, inputs)
     problems += check_link_targets(course, renderer)
     unique: dict[tuple[str, int | None, str], Problem] = {}
     for problem in problems:
@@ -111,6 +114,7 @@ def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
         repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
         repr(page.duties),
         _runs_signature(page),
+        _transcripts_signature(page),
     )
     # A page whose blocks or comments are broken is read wrongly by every other check: its
     # syntax is the slip to fix, and the only one named.
@@ -119,7 +123,7 @@ def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
         return broken
     found = CHECKS.get_or_make(
         key,
-        lambda: (
+        lambda: one_per_line(
             check_page(page, facts.registry, facts.manifest, facts.seed)
             + check_page_runs(page)
             + check_valkey(page, facts.seed, facts.valkey, facts.valkey_docs)
@@ -127,6 +131,16 @@ def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
         ),
     )
     return list(found)  # type: ignore[call-overload]
+
+
+def _transcripts_signature(page: Page) -> str:
+    """The command lists of the transcripts a page shows (`transcript: NAME`): an edit there
+    checks the page again."""
+    if "transcript:" not in page.body:
+        return ""
+    assert page.source is not None
+    module = module_folder(page) or page.source.parent
+    return file_signature([command_file(module, "x").parent], "*.txt")
 
 
 def _runs_signature(page: Page) -> str:

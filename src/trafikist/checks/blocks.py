@@ -23,9 +23,13 @@ from __future__ import annotations
 import difflib
 import re
 
+import yaml
+
 from trafikist.base.errors import Problem
+from trafikist.course import syntax
 from trafikist.course.examples import example_path
-from trafikist.course.structure import Kind, Page
+from trafikist.course.loader import strings_in
+from trafikist.course.structure import Duty, Kind, Page
 from trafikist.course.syntax import BLOCK_CLOSE, BLOCK_OPEN, FENCE_OPEN
 
 PROSE_BLOCKS = ("takeaway", "forward", "excerpt", "pattern", "check")
@@ -35,17 +39,31 @@ MAX_DEPTH = 16
 QUOTE_DEPTH = re.compile(r"^\s{0,3}((?:>\s?)+)")
 LIST_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s")
 GUIDE = 'docs/authoring.md, "The blocks"'
+# A heading of a section (levels 1 to 3) never stands inside a block; a pattern block's own
+# parts are level 4.
+SECTION_HEADING = re.compile(r"^#{1,3}\s+\S.*")
 
 
 def check_blocks(page: Page) -> list[Problem]:
+    """The page's first slip of syntax, or nothing. Past a broken block, fence, comment or
+    marked span every later line is read wrongly (a block closes the wrong one, code becomes
+    prose), so the first slip is the one to name; the checks read such a page no further."""
     if page.source is None:
         return []
+    problems = _block_problems(page) + _span_problems(page)
+    return [min(problems, key=lambda problem: problem.line or 0)] if problems else []
+
+
+def _block_problems(page: Page) -> list[Problem]:
+    assert page.source is not None
     problems: list[Problem] = []
-    lines = page.body.split("\n")
+    lines = [_unwrap_draft(text) for text in page.body.split("\n")]
     first = page.body_line
     open_blocks: list[tuple[str, int, int]] = []  # (name, slashes, line)
+    past_heading: dict[int, Problem] = {}  # a block's line -> the heading it runs past
     seen: dict[str, int] = {}
     fence = ""
+    fence_line = 0
     comment_line: int | None = None
     index = 0
     while index < len(lines):
@@ -55,9 +73,20 @@ def check_blocks(page: Page) -> list[Problem]:
         if fence:
             if stripped.startswith(fence) and set(stripped) <= {fence[0]}:
                 fence = ""
+            elif _opens_a_fence(text, fence):
+                problems.append(_fence_problem(page, fence_line, line))
+                fence = ""
+                break
             index += 1
             continue
         if comment_line is not None:
+            inside = text.split("-->", 1)[0]
+            if "<!--" in inside:
+                # HTML has no nested comments: this comment runs to the next one's end, and
+                # what lies between would not show.
+                problems.append(_comment_not_closed(page, comment_line, line))
+                comment_line = None
+                break
             if "-->" in text:
                 comment_line = None
                 text = text.split("-->", 1)[1]
@@ -67,9 +96,14 @@ def check_blocks(page: Page) -> list[Problem]:
         opening = FENCE_OPEN.match(text)
         if opening:
             fence = opening["fence"]
+            fence_line = line
             index += 1
             continue
-        comment_line = _comment_left_open(text, line)
+        comment_line, nested = _comment_left_open(text, line)
+        if nested:
+            problems.append(_comment_not_closed(page, line, line))
+            comment_line = None
+            break
         block = BLOCK_OPEN.match(text)
         if block:
             name = block["name"]
@@ -125,15 +159,31 @@ def check_blocks(page: Page) -> list[Problem]:
                 problems += [
                     _never_closed(page, name, at) for name, _, at in open_blocks[position + 1 :]
                 ]
+                at = open_blocks[position][2]
+                problems += [past_heading.pop(at)] if at in past_heading else []
                 del open_blocks[position:]
             index += 1
             continue
+        heading = SECTION_HEADING.match(text)
+        if heading and open_blocks and open_blocks[-1][2] not in past_heading:
+            name, _, at = open_blocks[-1]
+            # Named when the block closes: a block never closed is named as such.
+            past_heading[at] = Problem(
+                page.source,
+                at,
+                f"the block '/// {name}' opened here runs on past the heading "
+                f"'{heading[0].strip()[:60]}' at line {line}: the sections after it would "
+                "render inside the block.",
+                "Close the block with a line '///' before the heading.",
+            )
         deep = _depth(page, text, line)
         if deep:
             problems += deep
             break  # one line says it: the lines below nest as deep
         index += 1
     problems += [_never_closed(page, name, at) for name, _, at in open_blocks]
+    if fence:
+        problems.append(_fence_problem(page, fence_line, None))
     if comment_line is not None:
         problems.append(
             Problem(
@@ -146,15 +196,151 @@ def check_blocks(page: Page) -> list[Problem]:
     return problems
 
 
-def _comment_left_open(text: str, line: int) -> int | None:
-    """The line of a `<!--` that the line does not close, outside code spans."""
+def _opens_a_fence(text: str, fence: str) -> bool:
+    """A line inside a fence that reads as the opening of another (```rust inside ```): the
+    fence before it lost its closing line, so the rest of the page is read inside out."""
+    opening = FENCE_OPEN.match(text)
+    return (
+        opening is not None
+        and opening["fence"][0] == fence[0]
+        and len(opening["fence"]) >= len(fence)
+        and bool(opening["info"].strip())
+    )
+
+
+def _fence_problem(page: Page, line: int, next_line: int | None) -> Problem:
+    assert page.source is not None
+    if next_line is None:
+        what = "the code fence opened here is never closed: the rest of the page would be code."
+    else:
+        what = (
+            f"the code fence opened here is not closed before the fence at line {next_line}: "
+            "the code would run on, and the code after it would render as text."
+        )
+    return Problem(page.source, line, what, "Close it with a line of the same backticks.")
+
+
+def _span_problems(page: Page) -> list[Problem]:
+    """A marked span (`[text]{claim: …}`, `{expect:`, `{choice:`, `{valkey:`) whose `}` is
+    missing: it is printed as written, or it swallows the next span into its expression. In
+    the page's prose (code, comments and questions left out) and in its duties' sentences."""
+    assert page.source is not None
+    scanned = syntax.scan(page.body)
+    prose = re.sub(r"(`+)[^\n]*?\1", lambda match: " " * len(match.group()), scanned.prose)
+    problems = [
+        Problem(page.source, page.body_line + scanned.line_of(offset), what, fix)
+        for offset, what, fix in _open_spans(prose)
+    ]
+    for duty in page.duties:
+        for name in Duty.TEXT_FIELDS:
+            problems += [
+                Problem(duty.source, duty.line_of(name), what, fix)
+                for _, what, fix in _open_spans(duty.text(name))
+            ]
+    for line, text in _question_texts(page):
+        problems += [Problem(page.source, line, what, fix) for _, what, fix in _open_spans(text)]
+    return problems
+
+
+def _question_texts(page: Page) -> list[tuple[int, str]]:
+    """Each text of each question (`/// check | …` and the YAML below it), with its line. A
+    question whose YAML does not read is left to its own check (trafikist.checks.questions)."""
+    lines = page.body.split("\n")
+    found: list[tuple[int, str]] = []
+    for index, text in enumerate(lines):
+        block = BLOCK_OPEN.match(text)
+        if block is None or block["name"] != "check":
+            continue
+        end = next((i for i in range(index + 1, len(lines)) if BLOCK_CLOSE.match(lines[i])), None)
+        if end is None:
+            continue
+        found.append((page.body_line + index, block["arg"] or ""))
+        try:
+            data = yaml.safe_load("\n".join(lines[index + 1 : end]))
+        except yaml.YAMLError:
+            continue
+        for value in strings_in(data):
+            start = " ".join(value.split())[:20]
+            at = next((i for i in range(index + 1, end) if start and start in lines[i]), index)
+            found.append((page.body_line + at, value))
+    return found
+
+
+SPAN_MARK = re.compile(r"\]\{\s*(?P<kind>claim|expect|choice|valkey)\s*:")
+SPAN_FIX = "Close it with '}' right after its expression: [text]{KIND: …}."
+
+
+def _open_spans(text: str) -> list[tuple[int, str, str]]:
+    """(offset, what, fix) for each marked span in `text` that is not closed."""
+    if SPAN_MARK.search(text) is None:
+        return []
+    closed: set[int] = set()  # the offset of each span's `]{`, of the spans read whole
+    found: list[tuple[int, str, str]] = []
+    stack = [(0, text)]
+    while stack:
+        base, part = stack.pop()
+        for span in syntax.find_spans(part):
+            closed.add(base + span.text_start + len(span.text))
+            stack.append((base + span.text_start, span.text))
+            inner = syntax.CLAIM_OPEN.search(span.expression)
+            if inner is not None:
+                found.append(
+                    (
+                        base + span.start,
+                        f"the '{{{span.kind}:' span has no closing '}}': it runs on into the "
+                        f"next marked span, and reads '{span.expression[:60]}'.",
+                        SPAN_FIX.replace("KIND", span.kind),
+                    )
+                )
+    for mark in SPAN_MARK.finditer(text):
+        if mark.start() not in closed:
+            found.append(
+                (
+                    mark.start(),
+                    f"the '{{{mark['kind']}:' span has no closing '}}' in its paragraph: the page "
+                    "would show it as written.",
+                    SPAN_FIX.replace("KIND", mark["kind"]),
+                )
+            )
+    return found
+
+
+def _unwrap_draft(text: str) -> str:
+    """A scaffold's draft wrapper (`<!-- trafikist:draft` … `trafikist:draft -->`) is no HTML
+    comment of the page: the build takes the draft out of a planned page, and the author deletes
+    both lines when the lesson is written. What it wraps is checked as the lesson will be."""
+    stripped = text.strip()
+    if stripped.startswith("<!-- trafikist:draft") or stripped == "trafikist:draft -->":
+        return ""
+    return text
+
+
+def _comment_left_open(text: str, line: int) -> tuple[int | None, bool]:
+    """The line of a `<!--` that the line does not close, outside code spans; and whether a
+    comment on the line holds another `<!--` before its `-->`."""
     text = re.sub(r"(`+).*?\1", "", text)
     while "<!--" in text:
         after = text.split("<!--", 1)[1]
         if "-->" not in after:
-            return line
-        text = after.split("-->", 1)[1]
-    return None
+            return line, False
+        inside, text = after.split("-->", 1)
+        if "<!--" in inside:
+            return None, True
+    return None, False
+
+
+def _comment_not_closed(page: Page, line: int, next_line: int) -> Problem:
+    """A comment opened at `line` that another `<!--` (at `next_line`) follows before its
+    `-->`."""
+    assert page.source is not None
+    where = "on the same line" if next_line == line else f"at line {next_line}"
+    return Problem(
+        page.source,
+        line,
+        f"this HTML comment '<!--' is not closed before the next '<!--' {where}: everything "
+        "up to that comment's '-->' would not show.",
+        "Close it with '-->' where the comment ends.",
+    )
 
 
 def _generated(

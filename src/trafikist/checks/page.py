@@ -10,6 +10,7 @@ Each problem names the file and line, what is wrong and the fix.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,27 @@ class Text:
     file: Path
     text: str
     line_at: Callable[[int], int | None]
+
+
+def one_per_line(problems: list[Problem]) -> list[Problem]:
+    """One problem per line of a file: the checks that one slip breaks there (the predicates
+    of one sentence on a changed run, the proofs of one sentence on a changed transcript, a
+    sentence both unsourced and unchecked) are named once, by the first, with a count of the
+    others. An error comes before what fails a strict build only."""
+    groups: dict[tuple[str, int | None], list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault((str(problem.file), problem.line), []).append(problem)
+    merged = []
+    for group in groups.values():
+        group.sort(key=lambda problem: problem.strict_only)
+        first, more = group[0], len(group) - 1
+        if more and first.line is not None:
+            what = first.what.rstrip()
+            what += "" if what.endswith((".", "?", "!")) else "."
+            count = "1 more problem" if more == 1 else f"{more} more problems"
+            first = dataclasses.replace(first, what=f"{what} This line has {count} too.")
+        merged.append(first)
+    return merged
 
 
 def check_course(

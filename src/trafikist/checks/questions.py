@@ -131,8 +131,7 @@ def _unknown(
 def _check(question: Question, registry: Registry, manifest: Manifest, seed: Seed) -> list[Problem]:
     result = outcome(question)
     problems = [
-        Problem(question.file, line, f"{what}.", _fix_run(question))
-        for line, what in result.problems
+        Problem(question.file, line, what, _fix_run(question)) for line, what in result.problems
     ]
     if question.kind == "choice":
         problems += _choice(question, result, registry, manifest, seed)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.base.files import read_source_text
 from trafikist.checks.provenance import Sentence, page_sentences
 from trafikist.checks.seed import Seed
 from trafikist.course import syntax
@@ -100,6 +101,9 @@ def check_valkey(page: Page, seed: Seed, table: ValkeyTable, docs: ValkeyDocs) -
 # -- the transcripts a page shows ---------------------------------------------------------------
 
 
+TRANSCRIPT_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
 def _module_folder(page: Page) -> Path | None:
     if page.source is None:
         return None
@@ -130,6 +134,17 @@ def _transcripts(
                     )
                 )
             continue
+        if not TRANSCRIPT_NAME.match(name):  # a name is read as a path: it stays a slug
+            problems.append(
+                Problem(
+                    page.source,
+                    line,
+                    f"the excerpt names the transcript '{name}', which is not a lowercase slug.",
+                    "Name the command list by its file in the module's transcripts/, without "
+                    "'.txt', in lowercase letters, digits and dashes (like '03-park').",
+                )
+            )
+            continue
         path = command_file(folder, name) if folder else None
         if path is None or not path.is_file():
             problems.append(
@@ -144,7 +159,7 @@ def _transcripts(
             continue
         text = "\n".join(line for fence in excerpt.fences for line in fence.code)
         steps = shown_steps(text)
-        commands = [entry.prompt.rstrip() for entry in parse_commands(path.read_text("utf-8"))]
+        commands = [entry.prompt.rstrip() for entry in parse_commands(read_source_text(path))]
         if [step.prompt.rstrip() for step in steps] != commands:
             problems.append(
                 Problem(

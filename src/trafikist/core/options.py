@@ -67,7 +67,9 @@ class BuildOptions:
                     f"the trafikist option '{name}' must be a {expected.__name__}, not {value!r}.",
                     f"Write a {expected.__name__}, as the default {default!r} is.",
                 )
-        return cls(**values)
+        options = cls(**values)
+        check_assets_path(options.assets_path, source)
+        return options
 
     def check(self, source: Path) -> None:
         """Raise CourseError, at the option's line of `source` (the mkdocs.yml that sets it),
@@ -87,6 +89,40 @@ class BuildOptions:
                 f"Set 'run_time_limit:' under '- trafikist:' to a whole number of seconds from "
                 f"{low} to {high}, or remove it for the default {BuildOptions.run_time_limit}.",
             )
+
+
+# One folder name of `assets_path`: what a URL path and every file system take as it is.
+ASSETS_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
+
+
+def check_assets_path(value: object, source: Path) -> None:
+    """Raise CourseError, at the option's line of `source`, unless `assets_path` is a relative
+    folder inside the site (`assets/trafikist`): the site's scripts, styles and the duty
+    widget's files are written there, and `..`, an absolute path or a backslash would put them
+    outside the site folder. Both engines call it before anything is written (MkDocs' plugin
+    as it reads its options, the Zensical adapter in `from_mapping`)."""
+    text = value if isinstance(value, str) else ""
+    parts = text.split("/")
+    if not text.strip():
+        why = "empty"
+    elif "\\" in text:
+        why = "a path with a backslash"
+    elif text.startswith("/") or re.match(r"^[A-Za-z]:", text):
+        why = "an absolute path"
+    elif ".." in parts:
+        why = "a path that climbs out with '..'"
+    elif not all(ASSETS_PART.match(part) for part in parts):
+        why = "not a plain relative folder (letters, digits, '.', '_' and '-', parted by '/')"
+    else:
+        return
+    raise CourseError.at(
+        source,
+        option_line(source, "assets_path"),
+        f"the trafikist option 'assets_path' is {value!r}, {why}: the site's scripts and "
+        "styles must be written inside the site folder",
+        f"Set 'assets_path:' under '- trafikist:' to a relative folder such as "
+        f"'{BuildOptions.assets_path}' (the default), or remove it.",
+    )
 
 
 def option_line(source: Path, name: str) -> int | None:

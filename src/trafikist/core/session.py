@@ -12,6 +12,10 @@
 
 The MkDocs adapter maps these onto MkDocs' events; the Zensical adapter runs them before and
 after a Zensical build. A `CourseBuild` kept across preview rebuilds keeps its caches.
+
+Each step says which source it reads (trafikist.base.reading: a page's file, the course
+folder, mkdocs.yml), and each file the loader opens refines it, so the adapters' build guard
+can name the file being read when something that is not a CourseError stops the build.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from pathlib import Path
 
 import trafikist.model
 from trafikist.base.errors import CourseError, Problem
+from trafikist.base.files import read_source_text
+from trafikist.base.reading import reading
 from trafikist.core import assets, offline
 from trafikist.core.cache import MarkdownCache, files_signature
 from trafikist.core.files import SiteFile, write_site_files
@@ -53,6 +59,15 @@ class CourseBuild:
     site: Site | None = None
     widget: DutyWidget | None = None
     markdown: MarkdownCache = field(default_factory=MarkdownCache)
+    # The configuration the options come from: what a step that reads no one source names.
+    config_file: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.config_file is None:
+            self.config_file = Path(self.base_dir) / "mkdocs.yml"
+
+    def _reading(self, source: Path | str | None = None) -> contextlib.AbstractContextManager:
+        return reading(source or self.config_file or "mkdocs.yml")
 
     def path(self, value: str) -> Path:
         return (Path(self.base_dir) / value).resolve()
@@ -65,8 +80,9 @@ class CourseBuild:
         site is swapped in (the Zensical adapter runs them on the second core).
         """
         self.cancel()  # a snapshot the last build never waited for
-        self.site = self._load_site(checks=checks, warn=self.warn)
-        self.widget = self._prepare_duty_widget(self.site)
+        with self._reading(self.path(self.options.modules_dir)):
+            self.site = self._load_site(checks=checks, warn=self.warn)
+            self.widget = self._prepare_duty_widget(self.site)
         if self.preview:
             self.site.renderer.templates.bytecode_cache = self.markdown.bytecode
             others = [
@@ -90,7 +106,8 @@ class CourseBuild:
         """Every check of the course, as `load` runs them: returns the warnings (what fails a
         strict build only), raises CourseError with the problems."""
         warnings: list[Problem] = []
-        self._load_site(checks=True, warn=warnings.append)
+        with self._reading(self.path(self.options.modules_dir)):
+            self._load_site(checks=True, warn=warnings.append)
         return warnings
 
     def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
@@ -105,6 +122,7 @@ class CourseBuild:
             pyodide_url=self.options.pyodide_url,
             time_limit=self.options.run_time_limit,
             memory_snapshot=self.options.memory_snapshot,
+            config_file=self.config_file,
         ).prepare(pages, registry=site.registry)
         if widget.live:
             widget.register(site.renderer)
@@ -115,7 +133,8 @@ class CourseBuild:
     def nav(self, docs_dir: Path) -> list[dict[str, object]]:
         """The course's navigation, then the hand-written pages of docs/ by file name."""
         assert self.site is not None
-        return self.site.nav() + docs_nav(docs_dir)
+        with self._reading(docs_dir):
+            return self.site.nav() + docs_nav(docs_dir)
 
     def theme_extra(self) -> dict[str, object]:
         """What the theme's overrides read from the configuration's `extra` (overrides/: the
@@ -144,19 +163,22 @@ class CourseBuild:
         when nothing it reads changed."""
         assert self.site is not None
         render = self.site.renderer.page_markdown
-        if not self.preview:
-            return render(page)
-        return self.markdown.page_markdown(page, self.site.pages(), lambda: render(page))
+        with self._reading(page.source):
+            if not self.preview:
+                return render(page)
+            return self.markdown.page_markdown(page, self.site.pages(), lambda: render(page))
 
     def site_files(self) -> list[SiteFile]:
-        widget_files = self.widget.site_files() if self.widget else []
-        widget_files += self._question_runs()
-        return assets.widget_assets(
-            self.path(self.options.widgets_dir),
-            self.options.assets_path,
-            widget_files,
-            node_modules=self.path(self.options.node_modules),
-        )
+        with self._reading(self.path(self.options.modules_dir)):
+            widget_files = self.widget.site_files() if self.widget else []
+            widget_files += self._question_runs()
+        with self._reading(self.path(self.options.widgets_dir)):
+            return assets.widget_assets(
+                self.path(self.options.widgets_dir),
+                self.options.assets_path,
+                widget_files,
+                node_modules=self.path(self.options.node_modules),
+            )
 
     def _question_runs(self) -> list[SiteFile]:
         """Each question's run, as "Show the run" fetches it (trafikist.course.questions)."""
@@ -180,7 +202,8 @@ class CourseBuild:
         reported against its file (`source`)."""
         assert self.site is not None
         try:
-            return self.site.renderer.finalize_html(html, page)
+            with self._reading(source):
+                return self.site.renderer.finalize_html(html, page)
         except CourseError as error:
             problem = error.problems[0]
             raise CourseError.at(source, None, problem.what, problem.fix) from None
@@ -203,14 +226,15 @@ class CourseBuild:
         - then the offline worker (trafikist.core.offline), which lists and hashes every file of
           the finished site; under a preview, a worker that keeps nothing.
         """
-        if self.widget is not None:
-            write_site_files(site_dir, self.widget.late_site_files())
-        offline.write_offline_worker(
-            site_dir,
-            node_modules=self.path(self.options.node_modules),
-            assets_path=self.options.assets_path,
-            preview=self.preview,
-        )
+        with self._reading():
+            if self.widget is not None:
+                write_site_files(site_dir, self.widget.late_site_files())
+            offline.write_offline_worker(
+                site_dir,
+                node_modules=self.path(self.options.node_modules),
+                assets_path=self.options.assets_path,
+                preview=self.preview,
+            )
 
     def cancel(self) -> None:
         """The build failed or is being replaced: stop making the snapshot."""
@@ -254,7 +278,7 @@ def docs_nav(docs_dir: Path) -> list[dict[str, object]]:
 
 
 def _title_of(path: Path) -> str:
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_source_text(path).splitlines():
         if line.startswith("# "):
             return line[2:].strip()
     return path.stem.replace("-", " ").capitalize()

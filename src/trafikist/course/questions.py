@@ -30,6 +30,7 @@ the trace that decides it, which the reader sees after answering.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -111,6 +112,7 @@ class RunSpec:
     scenario: Path | None  # None when the page has no such run
     overrides: dict[str, Any] | None
     duty: str = ""  # the duty whose run it is, for the widget's link
+    known: tuple[str, ...] = ()  # the runs the page can name, for a message about a wrong one
 
 
 @dataclass(frozen=True)
@@ -331,7 +333,28 @@ def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
     elif module is not None:
         path = module / "scenarios" / f"{match['scenario']}.yml"
         scenario = path if path.is_file() else None
-    return RunSpec(label, scenario, overrides or None, duty_id)
+    return RunSpec(label, scenario, overrides or None, duty_id, _known_runs(page, module))
+
+
+def _did_you_mean(label: str, known: tuple[str, ...]) -> str:
+    if not known:
+        return " (it has none a question can name)"
+    close = difflib.get_close_matches(label, known, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f" (its runs: {', '.join(known)}){hint}"
+
+
+def _known_runs(page: Page, module: Path | None) -> tuple[str, ...]:
+    """Every `run:` a question of `page` can name: its module's duties that have a run, its
+    worked example, and its module's scenario files."""
+    owner = page if page.kind is Kind.MODULE else page.parent
+    runs = [f"duty {d.id}" for d in (owner.duties if owner else []) if d.scenarios]
+    example = example_path(page)
+    if example is not None and example.is_file():
+        runs.append("worked example")
+    if module is not None and (module / "scenarios").is_dir():
+        runs += sorted(f"scenario {path.stem}" for path in (module / "scenarios").glob("*.yml"))
+    return tuple(runs)
 
 
 def module_folder(page: Page) -> Path | None:
@@ -398,7 +421,8 @@ def _trace(question: Question, result: Outcome) -> dict[str, Any] | None:
         result.problems.append(
             (
                 question.lines.get("run", question.line),
-                f"the question's run '{question.run.label}' names no run of this page",
+                f"the question's run '{question.run.label}' names no run of this page"
+                + _did_you_mean(question.run.label, question.run.known),
             )
         )
         return None
@@ -695,8 +719,20 @@ def run_fragment(question: Question, result: Outcome, choices_href: str) -> str 
         decides = ("step", chosen.step)
     elif chosen is not None and chosen.event is not None:
         decides = ("event", chosen.event)
-    markup = render_result_html(trace, CHOICE_IDS, decides, choices_href)
+    # The page may show the same scenario's run in a duty's panel or a worked example: the
+    # question's regions are named after the question.
+    of = f", for the question: {plain_text(question.prompt)}"
+    markup = render_result_html(trace, CHOICE_IDS, decides, choices_href, of)
     return f'<div class="tk-run tk-check__run-shown">{markup}</div>'
+
+
+SPAN = re.compile(r"\[(?P<text>[^\]]*)\]\{[^}]*\}")
+
+
+def plain_text(markdown_text: str) -> str:
+    """A prompt's words without its Markdown: a span's text without its `{…}`, no code marks
+    or emphasis."""
+    return re.sub(r"[`*]", "", SPAN.sub(r"\g<text>", markdown_text)).strip()
 
 
 # The overrides a question may make that the widget's controls can set, as its shared URL says

@@ -101,12 +101,16 @@ class Renderer:
         # Text inside generated HTML (duty rows, summaries) is Markdown too; raw HTML blocks are
         # not parsed by the engine, so the renderer converts those snippets itself.
         self._inline: markdown.Markdown | None = None
+        self._inline_count = 0
 
     def inline_markdown(self, text: str) -> markupsafe.Markup:
-        if self._inline is None:
+        # Made again when extensions were added since (the site adds the registry's inline
+        # syntax after its checks, which may render a snippet first).
+        if self._inline is None or self._inline_count != len(self.inline_extensions):
             self._inline = markdown.Markdown(
                 extensions=[*INLINE_EXTENSIONS, *self.inline_extensions]
             )
+            self._inline_count = len(self.inline_extensions)
         html_text = self._inline.reset().convert(text).strip()
         if (
             html_text.startswith("<p>")

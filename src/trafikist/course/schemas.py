@@ -111,12 +111,33 @@ def validate[Model: Strict](
     try:
         return schema.model_validate(data)
     except ValidationError as error:
+        entries = _one_slip_once(schema, error.errors(include_url=False))
         problems = [
             _problem(schema, entry, path, node, first_line, _named(what, data, entry), guide)
-            for entry in error.errors(include_url=False)
+            for entry in entries
         ]
     problems.sort(key=lambda problem: problem.line or 0)
-    raise CourseError(_merge_missing(problems))
+    merged = _merge_missing(problems)
+    # One line per line of the file: a value that fails each member of a union (text or
+    # nothing) is one slip.
+    unique = {problem.line: problem for problem in reversed(merged)}
+    raise CourseError(sorted(unique.values(), key=lambda problem: problem.line or 0))
+
+
+def _one_slip_once(schema: type[Strict], entries: list[Any]) -> list[Any]:
+    """A misspelt key is one slip, not two: the unknown key is named (with "did you mean"),
+    and the field it was meant to be is not also reported missing."""
+    meant = set()
+    for entry in entries:
+        if entry["type"] == "extra_forbidden":
+            loc = tuple(entry["loc"])
+            close = difflib.get_close_matches(str(loc[-1]), _fields_at(schema, loc[:-1]), n=1)
+            meant |= {(*loc[:-1], close[0])} if close else set()
+    return [
+        entry
+        for entry in entries
+        if not (entry["type"] == "missing" and tuple(entry["loc"]) in meant)
+    ]
 
 
 MISSING = " is missing the required field "

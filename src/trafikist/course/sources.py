@@ -108,7 +108,7 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
         line = first_line + mark.line if mark else first_line
         # libyaml marks an unclosed value at the end of input, one line past the last.
         line = min(line, first_line + max(text.count("\n") - (not text.endswith("\n")), 0))
-        problem = (error.problem or error.context or "is not valid YAML").strip()
+        problem = " ".join((error.problem or error.context or "is not valid YAML").split())
         raise CourseError.at(
             path,
             line,
@@ -116,10 +116,24 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
             "Check the indentation and quote any value that holds ': ', '#' or starts "
             "with a special character.",
         ) from None
+    except yaml.reader.ReaderError as error:
+        # A character YAML does not allow (a control character): named by its line.
+        line = first_line + text.count("\n", 0, max(error.position, 0))
+        raise CourseError.at(
+            path,
+            line,
+            f"malformed YAML: the character U+{error.character:04X} is not allowed in YAML."
+            if isinstance(error.character, int)
+            else f"malformed YAML: the character {error.character!r} is not allowed in YAML.",
+            'Delete it, or write it as an escape in a double-quoted string ("\\u0007").',
+        ) from None
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as error:
         # libyaml reports some errors (a bad byte, a too-deep document) without a mark.
         raise CourseError.at(
-            path, first_line, f"malformed YAML: {error}.", "Check the YAML syntax."
+            path,
+            first_line,
+            f"malformed YAML: {' '.join(str(error).split())}.",
+            "Check the YAML syntax.",
         ) from None
     finally:
         loader.dispose()

@@ -3,6 +3,11 @@ them), and nothing else that is not about MkDocs: the generated `File`s, the sta
 `config.site_dir`, the strict mode's warning counter, MkDocs' own link validation in the course's
 words (`validation`), and under `mkdocs serve` the error pages of a failed build (`preview`) and
 the page caches that make a rebuild fast (`cache`).
+
+The build guard: whatever else stops a build (an exception that is not a CourseError, in a
+hook of this plugin, in a Markdown extension or in the theme) ends it with one line, the file
+being read and what to do, through `on_build_error`; its traceback shows only under
+`mkdocs build --verbose` or with TRAFIKIST_DEBUG=1.
 """
 
 from __future__ import annotations
@@ -17,16 +22,18 @@ from typing import Any
 import jinja2
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, BuildError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from trafikist.base.errors import CourseError
+from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
-from trafikist.core.options import BuildOptions
+from trafikist.core.files import site_target
+from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
 from trafikist.core.session import CourseBuild, docs_nav
 from trafikist.core.staging import SiteStaging
 from trafikist.core.theme import finish_page
@@ -36,6 +43,27 @@ from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
+ABORTED = "Aborted with a BuildError!"  # MkDocs' own last line of a failed build
+
+
+def _debug() -> bool:
+    """Tracebacks wanted: `mkdocs build --verbose`, or TRAFIKIST_DEBUG=1."""
+    return debug_requested() or logging.getLogger("mkdocs").getEffectiveLevel() <= logging.DEBUG
+
+
+class _PageErrors(logging.Filter):
+    """Drops MkDocs' "Error reading page 'x':" line, which it logs before any failure of a
+    page: the failure's own line (the course's, or the guard's) names the author's file."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg if isinstance(record.msg, str) else ""
+        return not message.startswith(("Error reading page '", "Error building page '"))
+
+
+def _quiet_page_errors() -> None:
+    logger = logging.getLogger("mkdocs.commands.build")
+    if not any(isinstance(existing, _PageErrors) for existing in logger.filters):
+        logger.addFilter(_PageErrors())
 
 
 def _course[T](step: Callable[[], T]) -> T:
@@ -61,6 +89,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self.directory_urls = True
         self.markdown = MarkdownCache()
         self.cache = RenderCache()
+        self.config_file = Path("mkdocs.yml")  # what the guard names when nothing else is read
+        self.sources: dict[str, str] = {}  # each page's author's file, by src_uri
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -69,28 +99,38 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.preview_error = None
+        self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
+        _quiet_page_errors()
         try:
             config = self._configure(config)
         except PluginError as error:
             if not self.serving:
                 raise
             return self._fail_in_preview(config, str(error))
+        except Exception as error:  # the guard (on_build_error ends a build; serve goes on)
+            if not self.serving or _debug():
+                raise
+            return self._fail_in_preview(config, str(unexpected(error, self.config_file)))
         self.good_nav = config.nav
         return config
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.build is not None:
             self.build.cancel()  # serve: a snapshot the last build never waited for
+        # The theme's overrides read the assets path even from the pages of a failed preview.
+        config.extra.update(CourseBuild(self.config_file.parent, DEFAULTS).theme_extra())
+        _course(lambda: check_assets_path(self.config["assets_path"], self.config_file))
         options = BuildOptions(**{option.name: self.config[option.name]
                                   for option in fields(BuildOptions)})  # fmt: skip
         self.build = CourseBuild(
-            Path(config.config_file_path or "mkdocs.yml").resolve().parent,
+            self.config_file.parent,
             options,
             directory_urls=config.use_directory_urls,
             preview=self.serving,
             strict=bool(config.strict),
             warn=lambda problem: log.warning(str(problem)),
             markdown=self.markdown,
+            config_file=self.config_file,
         )
         # Before the course loads: a failed load under serve still renders the theme's pages.
         config.extra.update(self.build.theme_extra())
@@ -115,6 +155,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         assert build is not None and build.site is not None
         pages = build.site.pages()
         self.good_routes = [page.src_uri() for page in pages]
+        self.sources = {page.src_uri(): str(page.source) for page in pages if page.source}
         self.directory_urls = config.use_directory_urls
         for page, src_uri in zip(pages, self.good_routes, strict=True):
             existing = files.get_file_from_path(src_uri)
@@ -127,11 +168,22 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             files.append(File.generated(config, src_uri, content=content))
         if self.serving:  # the reload client, which the pages' policy allows (on_serve)
             files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
-        for site_file in _course(build.site_files):
+        site_files = _course(build.site_files)
+        for site_file in site_files:  # each inside the site, before MkDocs is told of any
+            _course(lambda uri=site_file.uri: site_target(Path(config.site_dir), uri))
+        for site_file in site_files:
             source = str(site_file.source) if site_file.content is None else None
             uri, content = site_file.uri, site_file.content
             files.append(File.generated(config, uri, content=content, abs_src_path=source))
         return files
+
+    def on_pre_page(self, page: MkDocsPage, *, config: MkDocsConfig, files: Files) -> MkDocsPage:
+        self._note(page)  # what the guard names if the page's Markdown fails to render
+        return page
+
+    def _note(self, page: MkDocsPage) -> None:
+        source = self.sources.get(page.file.src_uri) or page.file.abs_src_path
+        note_reading(source or page.file.src_uri)
 
     def on_page_content(
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
@@ -167,10 +219,18 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             _course(lambda: self.build.after_pages(Path(config.site_dir)))
         self._swap_in(config)
 
+    @event_priority(-100)  # last: it may end the build with MkDocs' own Abort
     def on_build_error(self, *, error: Exception) -> None:
         if self.build is not None:
             self.build.cancel()
         self._discard_staging()
+        if isinstance(error, BuildError | Abort):
+            return  # MkDocs prints its one line (a CourseError became a PluginError)
+        # The guard: anything else becomes one line naming the file being read.
+        log.error(str(unexpected(error, self.config_file)))
+        if _debug():
+            return  # MkDocs raises the error on: its traceback
+        raise Abort(ABORTED) from None
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         for path in self.build.watched_paths() if self.build else []:
@@ -210,6 +270,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     def on_page_context(
         self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
     ) -> dict[str, Any]:
+        self._note(page)  # the theme renders the page next
         return self.cache.context(page, context) if self.serving else context
 
     def _fail_in_preview(self, config: MkDocsConfig, message: str) -> MkDocsConfig:

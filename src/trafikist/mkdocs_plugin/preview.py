@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from trafikist.base.errors import CourseError
+from trafikist.core.files import site_target
 from trafikist.core.preview import error_page, with_reload
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
@@ -71,7 +73,10 @@ def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
         site_dir = Path(server.root)
         page = error_page(message)
         for route in {*routes(), Path("index.html"), Path("404.html")}:
-            target = site_dir / route
+            try:
+                target = site_target(site_dir, route.as_posix())
+            except CourseError:
+                continue  # no page of the site: nothing to write over
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(page, encoding="utf-8")
         log.error(

@@ -61,6 +61,34 @@ def fmt0(value: float) -> str:
     return fmt(value, 0)
 
 
+def whole(value: float) -> int:
+    """A coordinate in whole SVG units, as a number (fmt0's, for the paths' arithmetic)."""
+    return int(fmt0(value))
+
+
+def _pair(a: int, b: int) -> str:
+    # SVG path data needs no space before a minus sign.
+    return f"{a}{b}" if b < 0 else f"{a} {b}"
+
+
+def path_data(pieces: Iterable[tuple[int, int, str, int, int]]) -> str:
+    """The path data of `pieces`, each (x, y, drawing, dx, dy): the drawing starts at (x, y)
+    and ends dx, dy away from it (0, 0 after a closed rectangle). Each piece after the first
+    moves there from where the last one ended, absolutely (`M`) or relatively (`m`), whichever
+    is shorter: the same drawing in fewer bytes (nine timelines share module 04's weight
+    budget)."""
+    parts: list[str] = []
+    at: tuple[int, int] | None = None
+    for x, y, drawing, dx, dy in pieces:
+        move = f"M{_pair(x, y)}"
+        if at is not None:
+            relative = f"m{_pair(x - at[0], y - at[1])}"
+            move = relative if len(relative) < len(move) else move
+        parts.append(move + drawing)
+        at = (x + dx, y + dy)
+    return "".join(parts)
+
+
 def seconds(value: float) -> str:
     return f"{value:.3f}"
 
@@ -169,17 +197,17 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
 
     # Axis: a tick and a time label at round numbers of seconds.
     step = _nice_step(end)
-    ticks: list[str] = []
+    ticks: list[tuple[int, int, str, int, int]] = []
     labels: list[str] = []
     count = int(end / step + 1e-9)
     for index in range(count + 1):
         t = index * step
-        ticks.append(f"M{fmt0(x(t))} {AXIS_HEIGHT - 4}v4")
+        ticks.append((whole(x(t)), AXIS_HEIGHT - 4, "v4", 0, 4))
         labels.append(f'<tspan x="{fmt0(x(t))}">{fmt(t, 2)} s</tspan>')
     # One text of tspans on one baseline: each label is placed by its x alone, in less markup
     # (nine timelines share module 04's weight budget).
     parts.append(f'<text class="tk-tl__tick" y="{AXIS_HEIGHT - 7}">{"".join(labels)}</text>')
-    axis = f"M{PLOT_LEFT} {AXIS_HEIGHT}H{WIDTH - RIGHT_MARGIN}{''.join(ticks)}"
+    axis = path_data([(PLOT_LEFT, AXIS_HEIGHT, f"H{WIDTH - RIGHT_MARGIN}", PLOT_WIDTH, 0), *ticks])
     parts.append(f'<path class="tk-tl__axis" d="{axis}"/>')
     axis_end = len(parts)
 
@@ -188,16 +216,16 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
     y += 4
     lanes = _Lanes()
     lanes.label("commands", y, ROW)
-    strokes: dict[str, list[str]] = {}
+    strokes: dict[str, list[tuple[int, int, str, int, int]]] = {}
     for step_data in trace.get("steps", []):
-        stroke = f"M{fmt0(x(float(step_data['t'])))} {y + 1}v{BAR}"
+        stroke = (whole(x(float(step_data["t"]))), y + 1, f"v{BAR}", 0, BAR)
         mine = strokes.setdefault(step_data["client"], [])
         if stroke not in mine:  # commands a millisecond apart share one stroke
             mine.append(stroke)
     for name in clients:
         if name in strokes:
             css = f"c{clients.index(name) % CLIENT_CLASSES}"
-            parts.append(f'<path class="tk-tl__cmd {css}" d="{"".join(strokes[name])}"/>')
+            parts.append(f'<path class="tk-tl__cmd {css}" d="{path_data(strokes[name])}"/>')
     for event in trace.get("events", []):
         mark = MARKED_EVENTS.get(event.get("kind", ""))
         if mark:
@@ -274,7 +302,7 @@ class _Lanes:
     same drawing in less markup (nine timelines share module 04's weight budget)."""
 
     def __init__(self) -> None:
-        self.backgrounds: list[str] = []
+        self.backgrounds: list[tuple[int, int, str, int, int]] = []
         self.names: list[str] = []
 
     def label(self, text: str, top: float, height: float) -> None:
@@ -284,13 +312,14 @@ class _Lanes:
 
     def box(self, text: str, top: float, rows: int) -> None:
         height = rows * ROW
-        self.backgrounds.append(f"M{PLOT_LEFT} {fmt0(top)}h{PLOT_WIDTH}v{height}h-{PLOT_WIDTH}z")
+        drawing = f"h{PLOT_WIDTH}v{height}h-{PLOT_WIDTH}z"
+        self.backgrounds.append((PLOT_LEFT, whole(top), drawing, 0, 0))
         self.label(text, top, height)
 
     def markup(self) -> list[str]:
         parts = []
         if self.backgrounds:
-            parts.append(f'<path class="tk-tl__bg" d="{"".join(self.backgrounds)}"/>')
+            parts.append(f'<path class="tk-tl__bg" d="{path_data(self.backgrounds)}"/>')
         if self.names:
             parts.append(f'<text class="tk-tl__lane">{"".join(self.names)}</text>')
         return parts
@@ -301,20 +330,20 @@ class _Bars:
     the bytes of a <rect>), and the labels that fit inside their bar, drawn on top."""
 
     def __init__(self) -> None:
-        self.paths: dict[str, list[str]] = {}
+        self.paths: dict[str, list[tuple[int, int, str, int, int]]] = {}
         self.labels: list[str] = []
 
     def add(self, left: float, right: float, top: int, css: str, label: str) -> None:
         left_unit = round(left)
         width = max(round(right) - left_unit, MIN_BAR)
-        self.paths.setdefault(css, []).append(f"M{left_unit} {top}h{width}v{BAR}h-{width}z")
+        self.paths.setdefault(css, []).append((left_unit, top, f"h{width}v{BAR}h-{width}z", 0, 0))
         if width >= CHAR_WIDTH * len(label) + 4:
             self.labels.append(
                 f'<text x="{left_unit + 2}" y="{top + BAR - 3}">{escape_text(label)}</text>'
             )
 
     def markup(self) -> list[str]:
-        paths = [f'<path class="{css}" d="{"".join(d)}"/>' for css, d in self.paths.items()]
+        paths = [f'<path class="{css}" d="{path_data(d)}"/>' for css, d in self.paths.items()]
         return paths + self.labels
 
 
@@ -392,24 +421,28 @@ def trace_rows(
     return rows
 
 
-def render_trace_html(trace: dict[str, Any], decides: tuple[str, int] | None = None) -> str:
+def render_trace_html(
+    trace: dict[str, Any], decides: tuple[str, int] | None = None, of: str = ""
+) -> str:
     """The commands sent, in order, with their replies and the run's events, as a table; with
-    `decides`, the row a question turns on is marked and the table is open."""
+    `decides`, the row a question turns on is marked and the table is open; `of` ends the name
+    of its scrolling region (a page may hold the same run twice: the regions' names differ)."""
     steps = trace.get("steps", [])
     events = trace.get("events", [])
     summary = f"Trace · {len(steps)} commands, {len(events)} events"
-    head = "".join(
-        f'<th scope="col">{name}</th>' for name in ("t (s)", "client", "call", "command", "reply")
-    )
-    body = "\n".join(row[3] for row in trace_rows(trace, decides))
+    region = summary + of
+    head = "".join(f"<th>{name}" for name in ("t (s)", "client", "call", "command", "reply"))
+    # A header row of <th> heads its columns (no `scope` needed); the rows need no newline, and
+    # no cell or row needs its end tag (HTML allows it): a long trace stays light.
+    body = "".join(row[3] for row in trace_rows(trace, decides))
     # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
         f'<details class="tk-trace"{" open" if decides else ""}>'
         f"<summary>{escape_text(summary)}</summary>\n"
         f'<div class="tk-trace__scroll" tabindex="0" role="region" '
-        f'aria-label="{esc(summary)}">\n'
-        f'<table class="tk-trace__table">\n<thead><tr>{head}</tr></thead>\n'
-        f"<tbody>\n{body}\n</tbody>\n</table>\n</div>\n</details>"
+        f'aria-label="{esc(region)}">'
+        f'<table class="tk-trace__table"><thead><tr>{head}</thead>'
+        f"<tbody>{body}</tbody></table></div></details>"
     )
 
 
@@ -469,18 +502,22 @@ def render_result_html(
     known_choices: Iterable[str] = (),
     decides: tuple[str, int] | None = None,
     choices_href: str = "#tk-choice-",
+    of: str = "",
 ) -> str:
     """The timeline, its legend, the choices note and the trace: what a duty's panel shows;
     with `decides`, a question's run, the row it turns on marked (render_trace_html), its
-    choices linked at `choices_href` (choices_html)."""
+    choices linked at `choices_href` (choices_html); `of` ends the names of its scrolling
+    regions (", for the question: …" where the page also shows the duty's run of the same
+    scenario)."""
     caption = escape_text(summarize(trace))
     # On a screen narrower than the drawing, it scrolls sideways in this box, which a keyboard
     # must be able to reach (tabindex), and the page does not.
-    name = esc(f"Timeline of {trace.get('scenario', '')}")
+    name = esc(f"Timeline of {trace.get('scenario', '')}{of}")
     scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
     drawn = render_timeline_svg(trace)
     return (
         f'<figure class="tk-run__figure">{scroll_box}{drawn}</div>\n'
         f"<figcaption>{caption} {legend_html(trace, drawn)}</figcaption></figure>\n"
-        f"{choices_html(trace, known_choices, choices_href)}\n{render_trace_html(trace, decides)}"
+        f"{choices_html(trace, known_choices, choices_href)}\n"
+        f"{render_trace_html(trace, decides, of)}"
     )

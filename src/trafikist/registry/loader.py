@@ -73,6 +73,9 @@ def load_registry(path: Path) -> Registry:
         problems.extend(
             Problem(file, issue.line, issue.what, _fix_row()) for issue in parsed.issues
         )
+        if "Row {" in text and not parsed.issues:
+            # A table whose Rust breaks loses the rows past the break, without a word.
+            problems.extend(_syntax_problem(file, text))
         for row in parsed.rows:
             if row.name in rows:
                 problems.append(
@@ -100,17 +103,7 @@ def load_registry(path: Path) -> Registry:
     if not rows and not problems:
         # A table that does not parse yields no rows: name where the Rust breaks.
         for file in files:
-            line = rust.first_error_line(read_source_text(file))
-            if line is not None:
-                problems.append(
-                    Problem(
-                        file,
-                        line,
-                        "the Rust does not parse here, so no registry::TABLE row can be read.",
-                        "Fix the syntax at this line (an unbalanced brace, bracket or quote, "
-                        "or a stray character).",
-                    )
-                )
+            problems.extend(_syntax_problem(file, read_source_text(file)))
     if not rows and not problems:
         problems.append(
             Problem(
@@ -165,6 +158,21 @@ def _field_types(row: Row) -> list[Problem]:
             )
         )
     return problems
+
+
+def _syntax_problem(file: Path, text: str) -> list[Problem]:
+    line = rust.first_error_line(text)
+    if line is None:
+        return []
+    return [
+        Problem(
+            file,
+            line,
+            "the Rust does not parse here, so the registry::TABLE rows cannot be read.",
+            "Fix the syntax at this line (an unbalanced brace, bracket or quote, or a stray "
+            "character).",
+        )
+    ]
 
 
 def _fix_row() -> str:

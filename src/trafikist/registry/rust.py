@@ -93,9 +93,41 @@ def rows_in_fragment(text: str, file: Path, first_line: int) -> ParsedRows:
 
 
 def first_error_line(text: str) -> int | None:
-    """The line where a source stops parsing as Rust, or None when it parses."""
+    """The line where a source stops parsing as Rust, or None when it parses.
+
+    An unbalanced brace, bracket or quote inside a macro body makes tree-sitter mark the whole
+    item (`pub static TABLE … };`) from its first line; then each row (from a `key =>` line to
+    the next) is parsed on its own, and the first that does not parse names the line."""
     broken = _first_error(parse(text))
-    return broken.start_point.row + 1 if broken is not None else None
+    if broken is None:
+        return None
+    if broken.end_point.row > broken.start_point.row:
+        row_line = _first_broken_row(text)
+        if row_line is not None:
+            return row_line
+    return broken.start_point.row + 1
+
+
+ROW_START = re.compile(r"^\s+[A-Za-z_]\w*\s*=>")
+
+
+def _first_broken_row(text: str) -> int | None:
+    lines = text.split("\n")
+    starts = [index for index, line in enumerate(lines) if ROW_START.match(line)]
+    for start in starts:
+        end = start + 1
+        # A row runs to the next row, or to a line at the margin (the table's closing `};`).
+        while end < len(lines) and not ROW_START.match(lines[end]) and not lines[end][:1].strip():
+            end += 1
+        broken = _first_error(parse(WRAPPER + "\n".join(lines[start:end]) + "\n}\n"))
+        if broken is None:
+            continue
+        # The wrapper's line is row 0. A delimiter left open is found where the input ends,
+        # or marks the whole row: the row's first line names it.
+        row = broken.start_point.row
+        spans = broken.end_point.row > row or broken.is_missing
+        return start + 1 if spans or not 1 <= row <= end - start else start + row
+    return None
 
 
 def gate_lists(text: str) -> list[GateList]:
@@ -201,6 +233,18 @@ def _row(
         if handler:
             fields["handler"] = _field_value(handler, line_base)
     body = tokens[row_at + 1]
+    after = tokens[row_at + 2 :]
+    if after:
+        # `Row { … }` followed by more than `;`: the `;` that ends the row is missing, and the
+        # next row would be read as part of this one.
+        result.issues.append(
+            Issue(
+                body.end_point.row + line_base,
+                f"the row's closing '}}' is followed by '{_squash(_span(after))[:60]}', "
+                "not by ';'.",
+            )
+        )
+        return None
     chosen: set[str] = set()
     elided = False
     comments = [node for node in segment if node.type in COMMENTS]

@@ -5,7 +5,9 @@ build this writes a work folder (every course page's Markdown, docs/, and a conf
 inherits mkdocs.yml), runs `zensical.build` on it in this process, then finishes the built site
 in a staging folder (`finish`) and swaps it in. The course's checks run meanwhile on the second
 core (`checks`). Any step that fails raises CourseError, one `FILE:LINE: what. Fix: how.` line
-per problem; the staging folder goes and the last good site stays.
+per problem; the staging folder goes and the last good site stays. The build guard is here too:
+any other exception becomes one such line, naming the file being read when it was raised
+(trafikist.base.reading.unexpected), raised `from` the exception for `--debug` to show.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.core.files import write_site_files
+from trafikist.base.reading import note_reading, reading, unexpected
+from trafikist.core.files import site_target, write_site_files
 from trafikist.core.options import BuildOptions
 from trafikist.core.session import CourseBuild
 from trafikist.core.staging import SiteStaging
 from trafikist.course.structure import Page
+from trafikist.zensical_adapter import guard
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 from trafikist.zensical_adapter.finish import FinishedPages, built_pages, finish_site
 
@@ -59,6 +63,11 @@ class Project:
 def read_project(config_file: Path, site_dir: Path | None = None) -> Project:
     """mkdocs.yml's settings and the trafikist plugin's options; raises CourseError."""
     config_file = Path(config_file).resolve()
+    with reading(config_file):
+        return _read_project(config_file, site_dir)
+
+
+def _read_project(config_file: Path, site_dir: Path | None) -> Project:
     try:
         config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_TolerantLoader)
     except (OSError, yaml.YAMLError) as error:
@@ -118,6 +127,7 @@ class ZensicalBuild:
             preview=preview,
             strict=self.strict,
             warn=self.warnings.append,
+            config_file=project.config_file,
         )
         # A one-shot build checks the course on the second core while Zensical builds on the
         # first (trafikist.zensical_adapter.checks); a preview keeps its checks' memo in this
@@ -147,10 +157,13 @@ class ZensicalBuild:
             self._verdict()
             staging.commit()
             return list(self.warnings)
-        except BaseException:
+        except BaseException as failure:
             self.course.cancel()
             self._cancel_checks()
             staging.discard()
+            if isinstance(failure, Exception) and not isinstance(failure, CourseError):
+                # The guard: one line, naming the file being read; the traceback under --debug.
+                raise unexpected(failure, self.project.config_file) from failure
             raise
 
     def _verdict(self, failure: BaseException | None = None) -> None:
@@ -178,7 +191,7 @@ class ZensicalBuild:
     def _zensical(self, clean: bool) -> Path:
         """Write the work folder and run Zensical on it; returns the folder it built."""
         if self.parallel:
-            self.checks = ChecksInChild.start(self.course.check)
+            self.checks = ChecksInChild.start(self.course.check, str(self.project.config_file))
             try:
                 site = self.course.load(checks=False)
             except BaseException:
@@ -203,25 +216,51 @@ class ZensicalBuild:
                 "Run scripts/setup (it installs the zensical version pyproject.toml pins).",
             ) from None
 
+        guard.FAILURES.clear()
         try:
             zensical.build(str(config), {"strict": self.strict, "clean": clean})
         except Exception as error:  # Zensical raises RuntimeError and click's errors
-            what = str(error).strip().rstrip(".") or type(error).__name__
-            raise CourseError.at(
-                self.project.config_file,
-                None,
-                f"Zensical stopped: {what}.",
-                "Correct what Zensical names above; the last good site is unchanged.",
-            ) from None
+            failure, cause = self._zensical_failure(error)
+            raise failure from cause
+        finally:
+            guard.FAILURES.clear()  # the pages' errors, and their tracebacks, go with the build
         return self.work / "site"
+
+    def _zensical_failure(self, error: Exception) -> tuple[CourseError, BaseException]:
+        """What stopped Zensical, in one line, and what `--debug` shows the traceback of: a
+        page's failure (trafikist.zensical_adapter.guard) at the author's file, a CourseError
+        as it is, or Zensical's own first line."""
+        if guard.FAILURES:
+            failure = guard.FAILURES[0]
+            if isinstance(failure.error, CourseError):
+                return failure.error, error
+            name = failure.src_uri
+            docs = self.work / "docs"
+            if Path(name).is_absolute() and Path(name).is_relative_to(docs):
+                name = Path(name).relative_to(docs).as_posix()
+            source = self.course.source_of(name, self.project.docs_dir) if name else None
+            found = unexpected(failure.error, self.project.config_file, source=source)
+            return found, failure.error
+        lines = str(error).strip().splitlines()
+        what = lines[0].strip().rstrip(".") if lines else type(error).__name__
+        return CourseError.at(
+            self.project.config_file,
+            None,
+            f"Zensical stopped: {what}.",
+            "Correct what Zensical names; the last good site is unchanged (--debug shows all "
+            "it printed).",
+        ), error
 
     def _docs(self, pages: list[Page]) -> dict[str, bytes]:
         """The files of the docs folder Zensical builds: docs/ as it is, and the course."""
         files = {}
         if self.project.docs_dir.is_dir():
-            for path in sorted(self.project.docs_dir.rglob("*")):
-                if path.is_file():
-                    files[path.relative_to(self.project.docs_dir).as_posix()] = path.read_bytes()
+            with reading(self.project.docs_dir):
+                for path in sorted(self.project.docs_dir.rglob("*")):
+                    if path.is_file():
+                        note_reading(path)
+                        name = path.relative_to(self.project.docs_dir).as_posix()
+                        files[name] = path.read_bytes()
         for page in pages:
             src_uri = page.src_uri()
             if src_uri in files:
@@ -251,7 +290,9 @@ class ZensicalBuild:
             "extra_javascript": [
                 {"path": uri, "type": "module"} for uri in self.course.module_scripts()
             ],
-            "markdown_extensions": [{name: options} for name, options in extensions.items()],
+            "markdown_extensions": [
+                {name: options} for name, options in {**extensions, guard.NAME: {}}.items()
+            ],
             "validation": NO_VALIDATION,
         }
 
@@ -281,7 +322,7 @@ def _sync(folder: Path, files: dict[str, bytes]) -> None:
     """Make `folder` hold exactly `files`, writing only what changed (Zensical's cache keys on
     the files it reads)."""
     for name, content in files.items():
-        target = folder / name
+        target = site_target(folder, name)  # inside the work folder's docs/, however named
         with contextlib.suppress(OSError):
             if target.read_bytes() == content:
                 continue

@@ -6,7 +6,9 @@ Python bound to one core. A one-shot build (not a preview, which keeps its check
 rebuilds in this process) can instead fork a child that runs the full `load_site`, go on with
 `load_site(checks=False)` and the engine's build, and take the child's verdict before the site
 is swapped in: the same problems, in the same words, and the last good site kept when there
-are any. Where the system has no fork, the checks run first, as before.
+are any. Where the system has no fork, the checks run first, as before. An exception in the
+child that is not a CourseError comes back as the build guard's one line, naming the file the
+child was reading (its traceback, under --debug, on the child's standard error).
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import os
 import pickle
 import signal
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from trafikist.base.errors import CourseError, Problem
+from trafikist.base.reading import debug_requested, unexpected
 
 PARALLEL = hasattr(os, "fork")
 
@@ -32,7 +36,9 @@ class ChecksInChild:
     reader: int
 
     @classmethod
-    def start(cls, check: Callable[[], list[Problem]]) -> ChecksInChild:
+    def start(
+        cls, check: Callable[[], list[Problem]], config_file: str = "mkdocs.yml"
+    ) -> ChecksInChild:
         sys.stdout.flush()
         sys.stderr.flush()
         reader, writer = os.pipe()
@@ -43,7 +49,12 @@ class ChecksInChild:
                 verdict: tuple[str, object] = ("ok", check())
             except CourseError as error:
                 verdict = ("problems", error.problems)
-            except BaseException as error:  # a bug: the parent reports it as a failure
+            except Exception as error:  # the guard's line, naming the file being read
+                if debug_requested():
+                    traceback.print_exc()
+                    sys.stderr.flush()
+                verdict = ("problems", unexpected(error, config_file).problems)
+            except BaseException as error:  # the parent reports it as a failure
                 verdict = ("failed", f"{type(error).__name__}: {error}")
             with os.fdopen(writer, "wb") as pipe:
                 pickle.dump(verdict, pipe)

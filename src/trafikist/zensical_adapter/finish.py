@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.base.reading import note_reading, reading
 from trafikist.checks.links import BuiltContent, dead_links_in
 from trafikist.core.cache import caches_enabled, digest
+from trafikist.core.files import site_target
 from trafikist.core.session import CourseBuild
 from trafikist.core.theme import finish_page, injected_style_hashes
 from trafikist.course.structure import Page, address
@@ -71,6 +73,13 @@ def finish_site(
 ) -> list[Problem]:
     """Finish every HTML file of the site in place, then check the pages' links. Returns the
     dead links; raises CourseError for an unknown id in a hand-written page."""
+    with reading(site_dir):
+        return _finish_site(build, Path(site_dir), pages, kept)
+
+
+def _finish_site(
+    build: CourseBuild, site_dir: Path, pages: list[BuiltPage], kept: FinishedPages | None
+) -> list[Problem]:
     by_file = {page.file.as_posix(): page for page in pages}
     style_hashes = injected_style_hashes(site_dir)
     assets = build.options.assets_path.split("/")[0]
@@ -87,9 +96,10 @@ def finish_site(
                 continue
             path = os.path.join(folder, name)
             relative = os.path.relpath(path, site_dir).replace(os.sep, "/")
+            built = by_file.get(relative)
+            note_reading(built.source if built is not None else path)  # for the build guard
             with open(path, encoding="utf-8") as file:
                 html = original = file.read()
-            built = by_file.get(relative)
             last = kept.pages.get(relative)
             if last is not None and last[0] == original:
                 html, content = last[1], last[2]
@@ -102,7 +112,8 @@ def finish_site(
             if built is not None:
                 contents[relative] = content
             if html != original:
-                with open(path, "w", encoding="utf-8") as file:
+                # A page that is a link out of the site is refused, not written through.
+                with open(site_target(site_dir, relative), "w", encoding="utf-8") as file:
                     file.write(html)
     return dead_links_in(
         site_dir,

@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 from trafikist.base.errors import CourseError
+from trafikist.base.reading import debug_requested, traceback_text
 from trafikist.core.cache import files_signature
 from trafikist.zensical_adapter.build import Project, ZensicalBuild
 from trafikist.zensical_adapter.preview import PreviewServer, watch
@@ -35,6 +36,8 @@ def serve(project: Project, address: tuple[str, int]) -> int:
             for warning in builder.build(target):
                 print(f"WARNING  -  {warning}", file=sys.stderr)
         except CourseError as error:
+            if debug_requested():
+                print(traceback_text(error), end="", file=sys.stderr)
             for line in str(error).splitlines():
                 print(f"ERROR    -  {line}", file=sys.stderr)
             print(
