@@ -492,3 +492,191 @@ def test_a_row_missing_its_semicolon(project: Path) -> None:
         '`key => path::to::handler, Row { name: c"EMQ.X", field: value, … };` and mark chosen '
         "values with a `// model's own choice: field, field` line before the row.",
     )
+
+
+# -- found by the fuzz of the sources (tests/checks/test_fuzz_sources.py) ---------------------
+
+
+def _drop_closing_fence(path: Path, opening: str) -> int:
+    """Delete the closing ``` of the fence that opens with `opening`; the fence's line."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(opening)
+    close = text.index("\n```\n", start + len(opening))
+    path.write_text(text[: close + 1] + text[close + 5 :], encoding="utf-8")
+    return text[:start].count("\n") + 1
+
+
+def test_a_code_fence_that_runs_into_the_next(project: Path) -> None:
+    """Its closing ``` deleted, the excerpt's code would run on to the next fence's opening,
+    and the code after that would render as text."""
+    line = _drop_closing_fence(project / DIVE_01, "```rust\n")
+    after = line_of(project / DIVE_01, "```text\n")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: the code fence opened here is not closed before the fence at line "
+        f"{after}: the code would run on, and the code after it would render as text. "
+        "Fix: Close it with a line of the same backticks.",
+    )
+
+
+def test_a_code_fence_never_closed(project: Path) -> None:
+    """The last fence of the page left open: named, not the block its closing line was in."""
+    line = _drop_closing_fence(project / DIVE_01, "```text\n")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: the code fence opened here is never closed: the rest of the page "
+        "would be code. Fix: Close it with a line of the same backticks.",
+    )
+
+
+SPAN_OPEN = "span has no closing '}' in its paragraph: the page would show it as written."
+
+
+def test_a_claim_without_its_closing_brace(project: Path) -> None:
+    claim = "{claim: EMQ.PROMOTE.arity = 6; EMQ.STALLED.CHECK.arity = 8}"
+    line = edit(project / DIVE_01, claim, claim[:-1])
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: the '{{claim:' {SPAN_OPEN} Fix: Close it with '}}' right after its "
+        "expression: [text]{claim: …}.",
+    )
+
+
+def test_a_choice_that_runs_into_the_next_span(project: Path) -> None:
+    line = edit(project / DIVE_01, "{choice: intervals},", "{choice: intervals,")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: the '{{choice:' span has no closing '}}': it runs on into the next "
+        "marked span, and reads 'intervals, [one virtual millisecond between a command and "
+        "it'. Fix: Close it with '}' right after its expression: [text]{choice: …}.",
+    )
+
+
+def test_an_expectation_without_its_brace_in_a_duty(project: Path) -> None:
+    edit(project / DUTIES, "j1 reaches pending at 3}", "j1 reaches pending at 3")
+    line = line_of(project / DUTIES, "between_calls:")
+    assert_fails_with(
+        project,
+        f"{DUTIES}:{line}: the '{{expect:' {SPAN_OPEN} Fix: Close it with '}}' right after its "
+        "expression: [text]{expect: …}.",
+    )
+
+
+def test_a_choice_without_its_brace_in_a_question(project: Path) -> None:
+    line = edit(project / DIVE_02, "{choice: promote-rings};", "{choice: promote-rings;")
+    assert_fails_with(
+        project,
+        f"{DIVE_02}:{line}: the '{{choice:' {SPAN_OPEN} Fix: Close it with '}}' right after its "
+        "expression: [text]{choice: …}.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("inserted", "what"),
+    [("\x00", "a NUL character (U+0000)"), ("\ufeff", "a byte-order mark (U+FEFF)")],
+    ids=["NUL", "byte-order mark"],
+)
+def test_an_invisible_character_in_a_page(project: Path, inserted: str, what: str) -> None:
+    """A NUL would reach the page; a byte-order mark past the file's start hides the syntax
+    of its line (`\ufeff## Two sweeps` is no heading)."""
+    line = edit(project / DIVE_01, "## Two sweeps", f"## Two{inserted} sweeps")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: this line holds {what}, invisible, at column 7. Fix: Delete it: a "
+        "page is plain UTF-8 text.",
+    )
+
+
+def test_a_byte_order_mark_in_front_matter(project: Path) -> None:
+    """`status\ufeff:` would be a key the page does not have (and `status` missing); in a
+    value the mark would reach the page. Named at its line, in any YAML of the course."""
+    line = edit(project / MODULE, "status: built", "status\ufeff: built")
+    assert_fails_with(
+        project,
+        f"{MODULE}:{line}: this line holds a byte-order mark (U+FEFF), invisible, at column 7. "
+        "Fix: Delete it: YAML of the course is plain UTF-8 text.",
+    )
+
+
+def test_a_misspelt_required_key_is_one_line(project: Path) -> None:
+    """The unknown key and the required field it was meant to be are one slip: one line (it
+    used to be two, the field reported missing too)."""
+    line = edit(project / MODULE, "status: built", "statsu: built")
+    assert_fails_with(
+        project,
+        f"{MODULE}:{line}: 'statsu' is not a field of the module's front matter. Did you mean "
+        "'status'? Fix: Use one of: id, title, summary, status, published_status, up_next "
+        '(docs/authoring.md, "Front matter").',
+    )
+
+
+def test_a_control_character_in_yaml_is_named_at_its_line(project: Path) -> None:
+    """It used to be two lines (YAML's own position), at line 1."""
+    line = edit(project / DUTIES, "    kind: time\n", "    kind: ti\x07me\n")
+    assert_fails_with(
+        project,
+        f"{DUTIES}:{line}: malformed YAML: the character U+0007 is not allowed in YAML. "
+        'Fix: Delete it, or write it as an escape in a double-quoted string ("\\u0007").',
+    )
+
+
+TRANSCRIPT = MODULE_04 / "transcripts/03-park.txt"
+
+
+def test_a_transcript_that_is_not_utf8(project: Path) -> None:
+    """It used to end in a UnicodeDecodeError."""
+    path = project / TRANSCRIPT
+    line = line_of(path, "XPENDING")
+    path.write_bytes(path.read_bytes().replace(b"XPENDING", b"XPEN\xffDING", 1))
+    offset = path.read_bytes().index(b"\xff")
+    assert_fails_with(
+        project,
+        f"{TRANSCRIPT}:{line}: is not UTF-8 text (byte 0xff at offset {offset}). Fix: Save the "
+        "file as UTF-8.",
+    )
+
+
+def test_a_transcript_quote_left_open(project: Path) -> None:
+    """It used to end in shlex's ValueError ("No closing quotation"), caught only by the guard."""
+    path = project / TRANSCRIPT
+    line = line_of(path, "XPENDING")
+    text = path.read_text(encoding="utf-8").splitlines()[line - 1].strip()
+    edit(path, text, text + ' "open')
+    assert_fails_with(
+        project,
+        f"{TRANSCRIPT}:{line}: the command '{text} \"open' has a quote that is not closed. Fix: "
+        'Close the quote (`SET k "a b"`), or escape it with a backslash.',
+    )
+
+
+def test_a_transcript_edit_is_checked_again(project: Path) -> None:
+    """The checks' memo of a page read the transcripts it shows: after a good build, an edit of
+    one is checked again (it used to keep the page's verdict, under a preview too)."""
+    assert core_build(project) is None
+    path = project / TRANSCRIPT
+    path.write_text(path.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    dive = MODULE_04 / "dives/03-the-native-bus.md"
+    line = line_of(project / dive, "    transcript: 03-park") - 1
+    assert_fails_with(
+        project,
+        f"{dive}:{line}: the transcript '03-park' shows other commands than "
+        "transcripts/03-park.txt sends. Fix: Show its commands in order, each after its prompt, "
+        "as `.venv/bin/python -m support.transcripts` prints them.",
+    )
+
+
+def test_two_predicates_of_one_sentence_are_one_line(project: Path) -> None:
+    """A changed run that two predicates of one sentence no longer hold is one slip: named
+    once, with a count."""
+    edit(
+        project / DUTIES,
+        "from 2.5 to 3;\n      j1 reaches pending at 3}",
+        "from 2.5 to 9;\n      j1 reaches pending at 8}",
+    )
+    line = line_of(project / DUTIES, "between_calls:")
+    message = core_build(project)
+    assert message is not None and ONE_LINE.match(message), message
+    assert message.startswith(
+        f"{DUTIES}:{line}: the expectation 'j1 in schedule from 2.5 to 9' does not hold"
+    )
+    assert f"{PROMOTE_SENTENCE} This line has 1 more problem too. {EXPECTATION_FIX}" in message

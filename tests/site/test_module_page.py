@@ -206,8 +206,8 @@ def test_pattern_panel_reading_order_and_up_next(page) -> None:
         "Failures and recovery",
     ]
     # The next dive is a link; the previous lesson is built in the published course only (the
-    # seed's "←built", then "Failures and recovery"): its badge says built, with no link to a page this
-    # site does not have, and a line says so.
+    # seed's "←built", then "Failures and recovery"): its badge says built, with no link to a
+    # page this site does not have, and a line says so.
     assert items[0].select_one(".tk-up-next__page a") is not None
     assert items[1].select_one(".tk-up-next__page a") is None
     assert items[1].select_one(".tk-badge").get_text() == "built"

@@ -35,19 +35,6 @@ def read_source_text(path: Path) -> str:
             f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start}).",
             "Save the file as UTF-8.",
         ) from None
-    # Valid UTF-8 that no source means: a NUL (a binary or broken file; a page would carry
-    # it), or a byte-order mark past the start (two files joined), which hides the syntax
-    # of its line (`\ufeff## A heading` is no heading, `\ufefftitle:` no field).
-    for character, what in (("\x00", "a NUL character"), ("\ufeff", "a byte-order mark")):
-        at = text.find(character)
-        if at != -1:
-            raise CourseError.at(
-                path,
-                text.count("\n", 0, at) + 1,
-                f"holds {what} (U+{ord(character):04X}), invisible, at column "
-                f"{at - text.rfind(chr(10), 0, at)}.",
-                "Delete it: a source is plain UTF-8 text.",
-            )
     return text
 
 

@@ -50,7 +50,7 @@ def check_blocks(page: Page) -> list[Problem]:
     prose), so the first slip is the one to name; the checks read such a page no further."""
     if page.source is None:
         return []
-    problems = _block_problems(page) + _span_problems(page)
+    problems = _invisible(page) + _block_problems(page) + _span_problems(page)
     return [min(problems, key=lambda problem: problem.line or 0)] if problems else []
 
 
@@ -181,18 +181,44 @@ def _block_problems(page: Page) -> list[Problem]:
             problems += deep
             break  # one line says it: the lines below nest as deep
         index += 1
-    problems += [_never_closed(page, name, at) for name, _, at in open_blocks]
-    if fence:
-        problems.append(_fence_problem(page, fence_line, None))
-    if comment_line is not None:
-        problems.append(
-            Problem(
-                page.source,
-                comment_line,
-                "this HTML comment '<!--' is never closed: the rest of the page would not show.",
-                "Close it with '-->'.",
+    else:
+        # The end of the page, reached with no slip that stops the reading. A fence left open
+        # swallowed the closing lines after it: it is the slip, not the blocks left open.
+        if fence:
+            return [*problems, _fence_problem(page, fence_line, None)]
+        problems += [_never_closed(page, name, at) for name, _, at in open_blocks]
+        if comment_line is not None:
+            problems.append(
+                Problem(
+                    page.source,
+                    comment_line,
+                    "this HTML comment '<!--' is never closed: the rest of the page would not "
+                    "show.",
+                    "Close it with '-->'.",
+                )
             )
-        )
+    return problems
+
+
+def _invisible(page: Page) -> list[Problem]:
+    """A NUL (a broken or binary file; the page would carry it) or a byte-order mark past the
+    file's start (two files joined), which hides the syntax of its line: `\ufeff## A heading`
+    is no heading."""
+    assert page.source is not None
+    problems = []
+    for character, what in (("\x00", "a NUL character"), ("\ufeff", "a byte-order mark")):
+        at = page.body.find(character)
+        if at != -1:
+            column = at - page.body.rfind("\n", 0, at)
+            problems.append(
+                Problem(
+                    page.source,
+                    page.body_line + page.body.count("\n", 0, at),
+                    f"this line holds {what} (U+{ord(character):04X}), invisible, at column "
+                    f"{column}.",
+                    "Delete it: a page is plain UTF-8 text.",
+                )
+            )
     return problems
 
 

@@ -159,7 +159,7 @@ def _transcripts(
             continue
         text = "\n".join(line for fence in excerpt.fences for line in fence.code)
         steps = shown_steps(text)
-        commands = [entry.prompt.rstrip() for entry in parse_commands(read_source_text(path))]
+        commands = [entry.prompt.rstrip() for entry in parse_commands(read_source_text(path), path)]
         if [step.prompt.rstrip() for step in steps] != commands:
             problems.append(
                 Problem(

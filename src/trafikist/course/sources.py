@@ -99,6 +99,7 @@ def _top_lines(node: yaml.Node | None, first_line: int) -> dict[str, int]:
 
 def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yaml.Node | None]:
     """Parse YAML once; return the data and its node tree (which knows every value's line)."""
+    _check_invisible(text, path, first_line)
     loader = _LOADER(text)
     try:
         node = loader.get_single_node()
@@ -117,8 +118,13 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
             "with a special character.",
         ) from None
     except yaml.reader.ReaderError as error:
-        # A character YAML does not allow (a control character): named by its line.
-        line = first_line + text.count("\n", 0, max(error.position, 0))
+        # A character YAML does not allow (a control character): named by its line. libyaml
+        # gives the offset in UTF-8 bytes, PyYAML in characters: the character tells.
+        character = chr(error.character) if isinstance(error.character, int) else ""
+        at = text.find(character) if character else -1
+        if at == -1:
+            at = len(text.encode("utf-8")[: max(error.position, 0)].decode("utf-8", "ignore"))
+        line = first_line + text.count("\n", 0, at)
         raise CourseError.at(
             path,
             line,
@@ -139,6 +145,22 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
         loader.dispose()
     _check_tree(node, path, first_line)
     return data, node
+
+
+def _check_invisible(text: str, path: Path, first_line: int) -> None:
+    """A byte-order mark past the file's start (two files joined, an editor's slip) is valid
+    YAML and invisible: in a key it makes another key, in a value it reaches the page. A NUL
+    YAML refuses anyway; named the same way, at its line."""
+    for character, what in (("\ufeff", "a byte-order mark"), ("\x00", "a NUL character")):
+        at = text.find(character)
+        if at != -1:
+            raise CourseError.at(
+                path,
+                first_line + text.count("\n", 0, at),
+                f"this line holds {what} (U+{ord(character):04X}), invisible, at column "
+                f"{at - text.rfind(chr(10), 0, at)}.",
+                "Delete it: YAML of the course is plain UTF-8 text.",
+            )
 
 
 # Deeper than this, a value is a slip (or an attack), not a course's data.

@@ -20,6 +20,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.base.errors import CourseError
+
 TRANSCRIPTS_FOLDER = "transcripts"
 LABEL = re.compile(r"^(?P<label>[A-Z])>\s+(?P<command>.+)$")
 REPLY = re.compile(r"^(?P<label>[A-Z])<$")
@@ -54,9 +56,11 @@ class Step:
     reply: str  # the reply's lines ("" for a blocking send)
 
 
-def parse_commands(source: str) -> list[Line]:
+def parse_commands(source: str, path: Path | None = None) -> list[Line]:
+    """The command list's lines; raises CourseError at `path`'s line for a command whose
+    quotes are not closed."""
     lines = []
-    for raw in source.splitlines():
+    for number, raw in enumerate(source.splitlines(), start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
@@ -72,7 +76,16 @@ def parse_commands(source: str) -> list[Line]:
             label, text = match["label"], match["command"].strip()
         blocks = text.endswith(" &")
         text = text.removesuffix(" &").strip()
-        lines.append(Line(label, text, tuple(shlex.split(text)), blocks=blocks, only=only))
+        try:
+            words = tuple(shlex.split(text))
+        except ValueError:
+            raise CourseError.at(
+                path or "transcript",
+                number,
+                f"the command '{text}' has a quote that is not closed",
+                'Close the quote (`SET k "a b"`), or escape it with a backslash.',
+            ) from None
+        lines.append(Line(label, text, words, blocks=blocks, only=only))
     return lines
 
 
