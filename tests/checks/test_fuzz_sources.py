@@ -31,6 +31,9 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Harness:
 
 
 @SHORT_PROFILE
+# 80 builds in about twenty seconds: scripts/test runs it, the fast tier (kept under a
+# minute for every edit) does not.
+@pytest.mark.slow
 @given(data=st.data())
 def test_a_mutated_source_builds_its_page_or_fails_cleanly(
     harness: Harness, data: st.DataObject
