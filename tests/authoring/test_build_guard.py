@@ -36,7 +36,6 @@ from support.authoring import (
     GoodSite,
     assert_build_fails,
     digest,
-    project_with_site,
     promote_runs,
 )
 
@@ -72,17 +71,6 @@ INJECT = textwrap.dedent(
 # A line of dive 02 only: the page whose rendering breaks.
 DIVE_02_LINE = "## The park and the wake list"
 GUARD = "the build stopped on an unexpected"
-
-
-@pytest.fixture(scope="session")
-def good_site(engine: str, built_site: Path) -> GoodSite:
-    """The course's strict build (the session's, read only: each test copies it)."""
-    return GoodSite(site=built_site, files=digest(built_site), engine=engine)
-
-
-@pytest.fixture
-def project(tmp_path: Path, good_site: GoodSite) -> Path:
-    return project_with_site(tmp_path / "project", good_site)
 
 
 def _broken_build(

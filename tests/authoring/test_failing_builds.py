@@ -20,8 +20,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from support import build_leftovers, edit, site_build
 from support.authoring import (
     ABORTED,
@@ -34,22 +32,10 @@ from support.authoring import (
     drop_esbuild,
     drop_workbox,
     empty_node_modules,
-    project_with_site,
 )
 
 GUIDE = Path("docs/authoring.md")
 DIVE_03 = Path("modules/04-blocking-timers-and-the-bus/dives/03-the-native-bus.md")
-
-
-@pytest.fixture(scope="session")
-def good_site(engine: str, built_site: Path) -> GoodSite:
-    """The course's strict build (the session's, read only: each test copies it)."""
-    return GoodSite(site=built_site, files=digest(built_site), engine=engine)
-
-
-@pytest.fixture
-def project(tmp_path: Path, good_site: GoodSite) -> Path:
-    return project_with_site(tmp_path / "project", good_site)
 
 
 def test_a_course_that_does_not_load(project: Path, good_site: GoodSite) -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from support import MODULE_04, serve, soup
+from support import MODULE_04, soup
 from support.gates import (
     COLOUR_RULES,
     CSP_LISTENER,
@@ -37,12 +36,6 @@ RUNS = "assets/trafikist/checks/runs"
 COLD_MS = 120_000
 REVIEW = "review/index.html"
 HOME = "index.html"
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    with serve(built_site) as base:
-        yield base
 
 
 def text(node) -> str:

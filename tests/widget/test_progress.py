@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from support import MODULE_04, SAVE_DATA_SCRIPT, serve
+from support import MODULE_04, SAVE_DATA_SCRIPT
 from support.gates import describe_violations, run_axe
 
 pytestmark = pytest.mark.browser
@@ -38,12 +37,6 @@ RECORD = """() => {
     });
   }).observe(form, { subtree: true, childList: true, attributes: true, characterData: true });
 }"""
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    with serve(built_site) as base:
-        yield base
 
 
 def run_files(site: Path, boot: str) -> dict[str, int]:

@@ -5,12 +5,11 @@ table's text, and the contrast of every colour of the drawing against what it is
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from support import MODULE_04, serve
+from support import MODULE_04
 from support.gates import describe_violations, run_axe
 
 pytestmark = pytest.mark.browser
@@ -22,12 +21,6 @@ MIN_TABLE_PX = 12
 NON_TEXT, TEXT = 3.0, 4.5  # WCAG 1.4.11 and 1.4.3 (small text)
 PALETTE_CLASSES = ["s", "sl", "p", "a", "d", "f", "x", "g", "n"]
 CLIENT_CLASSES = [f"c{index}" for index in range(8)]
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    with serve(built_site) as base:
-        yield base
 
 
 def open_at(browser, url: str, width: int, scheme: str = "light"):

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from support import MODULE_04, serve
+from support import MODULE_04
 
 pytestmark = pytest.mark.browser
 
@@ -21,12 +19,6 @@ DONE = re.compile(r"Drawn \d+ ms after Run|error|stopped|failed|could not")
 COLD_MS = 120_000
 # What a Run fetches that the page itself does not: Pyodide, the model, the widget's worker.
 RUN_FILE = re.compile(r"/pyodide/|/model/[^/]+\.(snapshot|whl)$|/model/pyodide-lock\.json$")
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    with serve(built_site) as base:
-        yield base
 
 
 def open_page(browser, base: str, query: str = ""):

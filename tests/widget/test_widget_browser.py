@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
 
-from support import MODULE_04, SAVE_DATA_SCRIPT, serve
+from support import MODULE_04, SAVE_DATA_SCRIPT
 from trafikist.model_view.live import canonical_json
 
 pytestmark = pytest.mark.browser
@@ -22,12 +21,6 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 DONE = re.compile(r"Drawn \d+ ms after Run|error|stopped|failed")
 # A cold run loads Pyodide (about 12 MB) and compiles it: generous on a busy 2-core machine.
 COLD_MS = 120_000
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    with serve(built_site) as base:
-        yield base
 
 
 def open_page(browser, base: str, query: str = ""):
