@@ -9,6 +9,7 @@ Zensical under 1). Plain Zensical on the same plain files is timed too, for refe
 Zensical itself costs.
 
     .venv/bin/python scripts/bench_build.py [--modules 30] [--dives 2] [--runs 5] [--summary]
+    .venv/bin/python scripts/bench_build.py --smoke --summary   # 1 module, one run: it runs
 
 The course is generated with the scaffold command (`trafikist new module/dive`) in a temporary
 folder; the repository is not touched. Each build is a fresh process, with nothing kept from
@@ -89,6 +90,7 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     build too."""
     import yaml
 
+    from trafikist.core.options import DEFAULTS
     from trafikist.core.session import docs_nav
     from trafikist.core.site import load_site
 
@@ -100,13 +102,16 @@ def plain_project(course_project: Path, folder: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(site.renderer.page_markdown(page), encoding="utf-8")
     shutil.copytree(course_project / "overrides", folder / "overrides")
-    shutil.copytree(course_project / "widgets", docs / "assets" / "trafikist")
+    shutil.copytree(course_project / "widgets", docs / DEFAULTS.assets_path)
     config = yaml.safe_load((course_project / "mkdocs.yml").read_text(encoding="utf-8"))
     config["plugins"] = ["search"]
     config["strict"] = False
+    # The overrides load the theme's scripts from the assets path, which our plugin sets; the
+    # plain side serves widgets/ at the default path, so it gets that path as plain config.
+    config.setdefault("extra", {})["trafikist"] = {"assets_path": DEFAULTS.assets_path}
     config["nav"] = site.nav() + docs_nav(course_project / "docs")
     config["extra_css"] = [
-        f"assets/trafikist/{path.relative_to(course_project / 'widgets').as_posix()}"
+        f"{DEFAULTS.assets_path}/{path.relative_to(course_project / 'widgets').as_posix()}"
         for path in sorted((course_project / "widgets").rglob("*.css"))
     ]
     (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
@@ -159,7 +164,10 @@ def main() -> int:
     parser.add_argument("--dives", type=int, default=2)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    parser.add_argument("--smoke", action="store_true", help="1 module, one run: that it runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.modules, args.dives, args.runs = 1, 1, 1
     times: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-build-") as temp:
         course = generate_course(Path(temp) / "course", args.modules, args.dives)
@@ -167,7 +175,8 @@ def main() -> int:
         pages = sum(1 for _ in (plain / "docs").rglob("*.md"))
         sides = builds(course, plain)
         for name, (folder, command) in sides.items():  # warm the OS file cache; not counted
-            time_build(name, folder, command)
+            if not args.smoke:
+                time_build(name, folder, command)
         CPU.clear()
         # Round-robin, so a machine's slow spell hits every side alike.
         for _ in range(args.runs):

@@ -3,6 +3,7 @@
 checked and rendered in this process, and the invariant of support.fuzz judged on each.
 
     .venv/bin/python scripts/bench_fuzz.py [--count 2000] [--seed 20] [--summary]
+    .venv/bin/python scripts/bench_fuzz.py --smoke --summary   # 3 mutations: it runs
     scripts/bench fuzz                     # the same, with the other benchmarks' table
 
 A mutation deletes, duplicates or swaps lines, drops a closing marker (`///`, `-->`, a claim's
@@ -74,7 +75,10 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=2000, help="mutations to try")
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    parser.add_argument("--smoke", action="store_true", help="3 mutations: that it runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.count = 3
     outcomes, elapsed = run(args.count, args.seed)
     kinds = Counter(outcome.kind for outcome in outcomes)
     if args.summary:

@@ -6,7 +6,9 @@ Lighthouse's default mobile emulation and simulated throttling. Targets: 1.0 for
 and best practices, at least 0.95 for performance and SEO. A benchmark, never a timed test.
 
     .venv/bin/python scripts/bench_lighthouse.py [--site DIR] [--keep DIR] [--engine zensical]
-                                                 [--summary]
+                                                 [--summary] [--smoke]
+
+--smoke scores module 04 and the plain page only (not the dive): that the benchmark runs.
 
 Without --site the course is built into a temporary folder first. --keep writes the full
 Lighthouse reports (JSON) to DIR.
@@ -121,14 +123,16 @@ def main() -> int:
     )
     parser.add_argument("--keep", type=Path, help="a folder for the full reports")
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    parser.add_argument("--smoke", action="store_true", help="module 04 only: that it runs")
     args = parser.parse_args()
+    pages = dict(list(PAGES.items())[:1]) if args.smoke else PAGES
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as temp:
         site = site_or_build(args.site, Path(temp), args.engine)
         reports = args.keep or Path(temp) / "reports"
         reports.mkdir(parents=True, exist_ok=True)  # Lighthouse does not create it
         results = {}
         with serve(site) as base:
-            for name, path in PAGES.items():
+            for name, path in pages.items():
                 report = reports / f"{name.replace(' ', '-')}.json"
                 results[name] = lighthouse(base + path, report)
         # The same page as plain mkdocs-material, same theme settings: what the theme and this

@@ -9,6 +9,7 @@ median < 1 s).
 
     .venv/bin/python scripts/bench_reload.py [--engine mkdocs zensical] [--modules 30]
                                              [--edits 12] [--summary]
+    .venv/bin/python scripts/bench_reload.py --smoke --summary   # 1 module, one edit: it runs
 
 The course is generated with the scaffold command in a temporary folder (see bench_build.py).
 """
@@ -119,8 +120,11 @@ def main() -> int:
     parser.add_argument("--dives", type=int, default=2)
     parser.add_argument("--edits", type=int, default=12)
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    parser.add_argument("--smoke", action="store_true", help="1 module, one edit: that it runs")
     parser.add_argument("serve_args", nargs="*", help="extra `mkdocs serve` arguments")
     args = parser.parse_args()
+    if args.smoke:
+        args.modules, args.dives, args.edits = 1, 1, 1
     results: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-reload-") as temp:
         project = generate_course(Path(temp) / "course", args.modules, args.dives)

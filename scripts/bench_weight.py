@@ -50,6 +50,8 @@ def main() -> int:
     )
     parser.add_argument("--page", default=MODULE_04, help="the page, relative to the site")
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    # One page, measured once, is this benchmark's smallest size already.
+    parser.add_argument("--smoke", action="store_true", help="the same: that it runs")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

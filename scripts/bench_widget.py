@@ -2,6 +2,7 @@
 """Benchmark the live duty widget: from the click on Run to the first drawn result.
 
     .venv/bin/python scripts/bench_widget.py [--runs 10] [--duty promote] [--site DIR] [--summary]
+    .venv/bin/python scripts/bench_widget.py --smoke --summary   # one run of each kind: it runs
 
 It builds the site (unless --site names a built one), serves it on 127.0.0.1 and drives Debian's
 Chromium, headless:
@@ -167,8 +168,9 @@ def main() -> None:
         "--pause", type=float, default=2.0, help="seconds a reader looks before a warm Run"
     )
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
+    parser.add_argument("--smoke", action="store_true", help="one run of each: that it runs")
     args = parser.parse_args()
-    runs = max(args.runs, 10)
+    runs = 1 if args.smoke else max(args.runs, 10)
     with tempfile.TemporaryDirectory(prefix="bench-widget-") as folder:
         site = site_or_build(args.site, Path(folder))
         found = measure(site, runs, args.duty, args.pause)

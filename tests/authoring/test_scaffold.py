@@ -4,15 +4,32 @@ navigation."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from support import article, build_env, copy_project, edit, site_build, soup
+from support import (
+    PROJECT_PARTS,
+    ROOT,
+    article,
+    build_env,
+    copy_project,
+    edit,
+    site_build,
+    soup,
+)
 from support.authoring import MODULE_04
+from support.questions import WHERE, project_with_questions
+from trafikist.base.errors import CourseError
+from trafikist.checks.links import check_id_links
+from trafikist.core.site import load_site
+from trafikist.course.review import REVIEW_PAGE_ID
+from trafikist.course.scaffold import NewPage, new_dive, new_module
 from trafikist.course.sources import read_front_matter
+from trafikist.course.structure import Status
 
 
 def trafikist(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -88,3 +105,54 @@ def test_check_prints_the_build_message_and_exits_1(tmp_path: Path) -> None:
         "'planned'. Fix: Write one of 'built' or 'planned'."
     )
     assert "Traceback" not in result.stderr
+
+
+def course_without_questions(folder: Path) -> Path:
+    """The project with its course replaced by one scaffolded module and its dive, written and
+    asking no questions; docs/ as it is, whose authoring page links the review page by id."""
+    project = copy_project(folder, tuple(part for part in PROJECT_PARTS if part != "modules"))
+    (project / "modules").mkdir()
+    shutil.copy2(ROOT / "modules/course.yml", project / "modules/course.yml")
+    built = NewPage("A first module", "The first module of a new course.", Status.BUILT)
+    module = new_module(project / "modules", built)
+    dive = NewPage("A first dive", "The first dive of a new course.", Status.BUILT)
+    new_dive(project / "modules", module.page_id, dive)
+    assert "/// check" not in module.path.read_text(encoding="utf-8")
+    assert "(id:review)" in (project / "docs/authoring.md").read_text(encoding="utf-8")
+    return project
+
+
+def test_a_link_to_the_review_page_of_a_course_without_questions_is_its_text(
+    tmp_path: Path,
+) -> None:
+    """The review page exists only in a course that asks questions; a link to it elsewhere
+    (docs/authoring.md has one) shows as its text, and the same link resolves once it does."""
+    project = course_without_questions(tmp_path / "project")
+    site = load_site(project / "modules")
+    assert REVIEW_PAGE_ID not in site.course.pages
+    link = '<p>The generated page <a href="id:review#every-question">Review</a> asks.</p>'
+    assert (
+        site.renderer.finalize_html(link, "authoring/") == "<p>The generated page Review asks.</p>"
+    )
+    # Any other unknown id still fails, and the checks of a module's links accept this one.
+    with pytest.raises(CourseError, match="unknown id 'reviews'"):
+        site.renderer.finalize_html('<a href="id:reviews">Review</a>', "authoring/")
+    assert check_id_links(site.course) == []
+    edit(next((project / "modules").glob("01-*/module.md")), "## What runs today\n",
+         "## What runs today\n\nAnswer [the review](id:review) later.\n")  # fmt: skip
+    assert check_id_links(load_site(project / "modules", checks=False).course) == []
+    with_questions, _ = project_with_questions(tmp_path / "asks", WHERE)
+    asks = load_site(with_questions / "modules")
+    assert 'href="../review/#every-question"' in asks.renderer.finalize_html(link, "authoring/")
+
+
+@pytest.mark.slow
+def test_a_course_without_questions_builds(engine: str, tmp_path: Path) -> None:
+    project = course_without_questions(tmp_path / "project")
+    result = site_build(engine, project, project / "site")
+    assert result.returncode == 0, result.stderr
+    assert not (project / "site/review").exists()
+    guide = article(soup(project / "site/authoring/index.html"))
+    sentence = next(p for p in guide.select("p") if "asks every question of the course" in p.text)
+    assert "the generated page Review asks" in " ".join(sentence.text.split())
+    assert sentence.select("a") == []

@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlsplit
 
 from trafikist.base.errors import Problem
 from trafikist.course.loader import ID_LINK, strings_in
-from trafikist.course.render import Renderer, anchors_in
+from trafikist.course.render import PAGES_WHEN_NEEDED, Renderer, anchors_in
 from trafikist.course.structure import Course, Page
 from trafikist.course.syntax import scan
 
@@ -51,7 +51,7 @@ def check_id_links(course: Course) -> list[Problem]:
 
 
 def _unknown_id(course: Course, target: str, file: Path, line: int | None) -> list[Problem]:
-    if target in course.pages:
+    if target in course.pages or target in PAGES_WHEN_NEEDED:
         return []
     close = sorted(known for known in course.pages if target and target[:4] in known)[:3]
     hint = f" Close ids: {', '.join(close)}." if close else ""

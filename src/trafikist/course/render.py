@@ -25,6 +25,7 @@ from markdown.extensions.toc import slugify
 from trafikist.base.errors import CourseError
 from trafikist.course.examples import render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
 from trafikist.course.questions import (
     Question,
     live_query,
@@ -34,7 +35,7 @@ from trafikist.course.questions import (
     replace_blocks,
     run_fragment,
 )
-from trafikist.course.review import course_questions, module_questions
+from trafikist.course.review import REVIEW_PAGE_ID, course_questions, module_questions
 from trafikist.course.sources import DRAFT
 from trafikist.course.structure import (
     STATUS_LEGEND,
@@ -59,6 +60,14 @@ HTML_ID = re.compile(r"""\sid=["'](?P<id>[^"'\s]+)["']""")
 RESOLVED_LINK = re.compile(
     r'<a (?P<before>[^>]*?)href="id:(?P<id>[a-z0-9-]+)(?P<query>\?[^"#]*)?(?P<fragment>#[^"]*)?"'
     r"(?P<after>[^>]*)>"
+)
+# Pages the site generates only when the course needs them: the review page when it asks
+# questions, the model's choices when a page runs the model or the registry chooses a value. A
+# link to one is valid in any course (docs/ links the review page), and where the course does
+# without the page, the link shows as its bare text.
+PAGES_WHEN_NEEDED = frozenset({REVIEW_PAGE_ID, CHOICES_PAGE_ID})
+LINK_ELEMENT = re.compile(
+    r'<a (?:[^>]*?\s)?href="id:(?P<id>[a-z0-9-]+)(?:[?#][^"]*)?"[^>]*>(?P<text>.*?)</a>', re.S
 )
 
 # Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).
@@ -257,7 +266,9 @@ class Renderer:
     def finalize_html(self, page_html: str, page: Page | str) -> str:
         """Resolve every `id:` link to a relative URL and mark it with the target's status.
 
-        `page` is a course page, or the site URL of any other page (a hand-written one).
+        `page` is a course page, or the site URL of any other page (a hand-written one). A link
+        to a page generated only when needed (PAGES_WHEN_NEEDED) that this course does without
+        becomes its bare text.
         """
         source = page.url(self.directory_urls) if isinstance(page, Page) else page
 
@@ -289,6 +300,11 @@ class Renderer:
             attrs += f' data-status="{target.status.value}"'
             return f'<a {attrs.strip()} href="{html.escape(url)}">'
 
+        absent = PAGES_WHEN_NEEDED - self.course.pages.keys()
+        if absent and 'href="id:' in page_html:
+            page_html = LINK_ELEMENT.sub(
+                lambda link: link["text"] if link["id"] in absent else link[0], page_html
+            )
         resolved = RESOLVED_LINK.sub(resolve, page_html)
         return _add_link_badges(resolved)
 
