@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -45,6 +45,9 @@ from trafikist.course.structure import Status
 from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
 from trafikist.model.console import execute_line
 from trafikist.registry import export_command_table, load_registry, resolve_registry_path
+
+if TYPE_CHECKING:
+    from trafikist.core.site import Site
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,8 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _read_first(args: argparse.Namespace) -> Path:
     """What the guard names when a command fails before it reads any source of its own."""
     for name in ("file", "config_file", "modules_dir"):
-        if isinstance(getattr(args, name, None), Path):
-            return getattr(args, name)
+        if isinstance(path := getattr(args, name, None), Path):
+            return path
     return Path("mkdocs.yml")
 
 
@@ -150,14 +153,14 @@ def _parser() -> argparse.ArgumentParser:
 
     model = commands.add_parser("model", help="run the model of trafikey and EchoMQ")
     model_commands = model.add_subparsers(required=True, metavar="ACTION")
-    run = model_commands.add_parser("run", help="run a scenario and print its JSON trace")
-    run.add_argument("file", type=Path)
-    run.add_argument("--overrides", default=None, help="a JSON object of reader controls")
-    run.add_argument("--indent", type=int, default=None)
+    model_run = model_commands.add_parser("run", help="run a scenario and print its JSON trace")
+    model_run.add_argument("file", type=Path)
+    model_run.add_argument("--overrides", default=None, help="a JSON object of reader controls")
+    model_run.add_argument("--indent", type=int, default=None)
     console = model_commands.add_parser("console", help="run a scenario, then read commands")
     console.add_argument("file", type=Path)
     choices = model_commands.add_parser("choices", help="the model's own choices, as JSON")
-    for sub, action in ((run, "run"), (console, "console"), (choices, "choices")):
+    for sub, action in ((model_run, "run"), (console, "console"), (choices, "choices")):
         sub.add_argument("--registry", help="trafikey's registry (default: registry/)")
         sub.set_defaults(run=_model, action=action)
     return _with_debug(parser)
@@ -269,7 +272,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _check_course(
     modules_dir: Path, registry: str | None, strict: bool = True, warn: list[str] | None = None
-):  # -> Site
+) -> Site:
     from trafikist.core.site import load_site
 
     return load_site(

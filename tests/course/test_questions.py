@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 
 from support.questions import CRASH, IDS, WIRE_6, project_with_questions
 from trafikist.core.site import Site, load_site
-from trafikist.course.predicates import _command_name
+from trafikist.course.predicates import command_name
 from trafikist.course.questions import Question, live_query, outcome, page_questions, trace_of
 from trafikist.course.review import REVIEW_PAGE_ID, course_questions
 from trafikist.course.structure import Kind
@@ -61,7 +61,7 @@ def test_a_choice_is_decided_by_the_run(asked) -> None:
 def test_a_number_is_counted_and_timed_on_the_run(asked) -> None:
     _, questions, _ = asked
     trace = trace_of(questions["promote-count"])
-    sent = [s for s in trace["steps"] if _command_name(s["argv"]) == "@promote"]
+    sent = [s for s in trace["steps"] if command_name(s["argv"]) == "@promote"]
     assert outcome(questions["promote-count"]).value == len(sent)
     when = outcome(questions["promote-when"])
     assert when.value == pytest.approx(first_entry(trace, "j1", "pending")["t"])

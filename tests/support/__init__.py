@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -111,7 +111,7 @@ def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-def article(page: BeautifulSoup):
+def article(page: BeautifulSoup) -> Tag | None:
     """The page's own content, without the theme's navigation."""
     return page.select_one("article.md-content__inner")
 

@@ -99,7 +99,8 @@ def fetch(url: str, timeout: float = 60) -> str:
     """The page's text, for any status (mkdocs serves its 404 page with the error too)."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
-            return response.read().decode("utf-8")
+            text: str = response.read().decode("utf-8")
+            return text
     except urllib.error.HTTPError as error:
         return error.read().decode("utf-8")
 

@@ -14,6 +14,7 @@ import dataclasses
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from trafikist.base.errors import CourseError
 from trafikist.core.files import write_site_files
@@ -32,7 +33,9 @@ def core_build(project: Path, *, strict: bool = True, snapshot: bool = False) ->
         return _core_build(project, strict, snapshot, table)
 
 
-def _core_build(project: Path, strict: bool, snapshot: bool, table: dict) -> str | None:
+def _core_build(
+    project: Path, strict: bool, snapshot: bool, table: dict[str, dict[str, Any]]
+) -> str | None:
     options = read_project(project / "mkdocs.yml").options
     if not snapshot:
         options = dataclasses.replace(options, memory_snapshot=False)

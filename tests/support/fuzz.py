@@ -149,12 +149,12 @@ def _apply(
     if operator == "insert bytes":
         inserted = INSERTED[pick(0, len(INSERTED) - 1)]
         offset = pick(0, len(data))
-        new = data[:offset] + inserted + data[offset:]
+        inserted_data = data[:offset] + inserted + data[offset:]
         start = data.rfind(b"\n", 0, offset) + 1
         end = data.find(b"\n", offset)
         line = data[start : end if end != -1 else len(data)]
         number = data[:offset].count(b"\n") + 1
-        return new, f"{inserted!r} at line {number}, offset {offset}", (_text(line),)
+        return inserted_data, f"{inserted!r} at line {number}, offset {offset}", (_text(line),)
     raise AssertionError(operator)
 
 

@@ -107,8 +107,14 @@ options:
 """
 
 QUESTIONS = (WHERE, COUNT, WHEN, ORDER, CRASH, WIRE_6)
-IDS = ("where-is-j1", "promote-count", "promote-when", "promote-order", "promote-crash")
-IDS += ("promote-wire-6",)
+IDS = (
+    "where-is-j1",
+    "promote-count",
+    "promote-when",
+    "promote-order",
+    "promote-crash",
+    "promote-wire-6",
+)
 
 
 def add_questions(project: Path, *blocks: str, page: Path = MODULE) -> list[int]:

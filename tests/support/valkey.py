@@ -109,8 +109,15 @@ class RealValkey:
 
 # -- the command table snapshot (registry/valkey/commands.json) -------------------------------
 
-DOC_FIELDS = ("summary", "since", "group", "complexity", "doc_flags", "deprecated_since")
-DOC_FIELDS += ("replaced_by",)
+DOC_FIELDS = (
+    "summary",
+    "since",
+    "group",
+    "complexity",
+    "doc_flags",
+    "deprecated_since",
+    "replaced_by",
+)
 
 
 def _text(value: Any) -> Any:

@@ -288,7 +288,7 @@ def test_every_text_from_a_trace_is_escaped() -> None:
         }
     )
     trace["jobs"] = [HOSTILE]
-    trace["initial"] = {"pending": [HOSTILE]}
+    trace["initial"] = {**trace["initial"], "pending": [HOSTILE]}
     markup = render_result_html(trace)
     assert HOSTILE not in markup
     assert "&lt;img src=x onerror=alert(1)&gt;" in markup

@@ -37,7 +37,7 @@ from trafikist.checks.blocks import check_blocks
 from trafikist.checks.expectations import check_page_runs
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
-from trafikist.checks.memo import CHECKS
+from trafikist.checks.memo import remembered
 from trafikist.checks.page import check_page, one_per_line
 from trafikist.checks.questions import check_question_ids, check_questions
 from trafikist.checks.seed import Seed
@@ -122,7 +122,7 @@ def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
     broken = check_blocks(page)
     if broken:
         return broken
-    found = CHECKS.get_or_make(
+    found = remembered(
         key,
         lambda: one_per_line(
             check_page(page, facts.registry, facts.manifest, facts.seed)
@@ -131,7 +131,7 @@ def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
             + check_questions(page, facts.registry, facts.manifest, facts.seed)
         ),
     )
-    return list(found)  # type: ignore[call-overload]
+    return list(found)
 
 
 def _transcripts_signature(page: Page) -> str:

@@ -152,12 +152,12 @@ def _row_holds(row: Row, field: str, op: str, wanted: str, from_text: bool) -> s
         }[op]
     else:
         text = "" if actual is None else str(actual)
-        target = None if wanted == "None" else wanted
+        stated = None if wanted == "None" else wanted
         holds = {
-            "=": actual == target,
-            "!=": actual != target,
-            "has": target is not None and target in text,
-            "lacks": target is None or target not in text,
+            "=": actual == stated,
+            "!=": actual != stated,
+            "has": stated is not None and stated in text,
+            "lacks": stated is None or stated not in text,
         }[op]
     return None if holds else shown
 

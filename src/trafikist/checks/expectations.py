@@ -121,7 +121,7 @@ def _check_choices_list(
 ) -> list[Problem]:
     """The list names every choice the run relies on: its trace lists them."""
     marked = {span.expression for span in spans if span.kind == "choice"}
-    relied = scenario_trace(scenario).get("choices", [])
+    relied = scenario_trace(scenario)["choices"]
     missing = [choice for choice in relied if choice not in marked]
     if not missing:
         return []

@@ -110,10 +110,10 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
     for key in ("title", "summary"):
         value = page.meta.get(key)
         if isinstance(value, str):
-            yield Text(page.source, value, lambda _offset, key=key: page.line_of(key))
+            yield Text(page.source, value, _always(page.line_of(key)))
     for duty in page.duties:
         for name in duty.TEXT_FIELDS:
-            yield Text(duty.source, duty.text(name), lambda _offset, n=name, d=duty: d.line_of(n))
+            yield Text(duty.source, duty.text(name), _always(duty.line_of(name)))
     # A question's prompt, options and explanations are read like the page's prose: their
     # claims hold, their verbs and library names exist.
     for question in _questions(page):
@@ -122,7 +122,12 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
         parts += [(item.text, item.line) for item in question.items]
         parts += question.whys
         for text, line in parts:
-            yield Text(page.source, text, lambda _offset, at=line: at)
+            yield Text(page.source, text, _always(line))
+
+
+def _always(line: int | None) -> Callable[[int], int | None]:
+    """The line of a text that sits on one line, whatever the offset."""
+    return lambda _offset: line
 
 
 def _questions(page: Page) -> list[Question]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.checks.memo import CHECKS
+from trafikist.checks.memo import remembered
 from trafikist.checks.seed import Seed, normalize
 from trafikist.course import syntax
 from trafikist.course.questions import Question, page_questions
@@ -138,9 +138,9 @@ def page_sentences(
     lines = _file_lines(page.source)
     for key in ("title", "summary"):
         value = page.meta.get(key)
-        if isinstance(value, str) and (line := page.line_of(key)):
-            quotes = list(yaml_source_quotes(lines, line))
-            for sentence in _split(value, 0, page.source, line, key == "summary"):
+        if isinstance(value, str) and (meta_line := page.line_of(key)):
+            quotes = list(yaml_source_quotes(lines, meta_line))
+            for sentence in _split(value, 0, page.source, meta_line, key == "summary"):
                 sentence.quotes = quotes
                 yield sentence
     up_next = page.meta.get("up_next")
@@ -271,7 +271,7 @@ def _child_line(lines: list[str], parent: int, key: str) -> int:
 
 def _file_lines(path: Path) -> list[str]:
     key = ("lines", str(path), path.stat().st_mtime_ns)
-    return CHECKS.get_or_make(key, lambda: path.read_text(encoding="utf-8").splitlines())
+    return remembered(key, lambda: path.read_text(encoding="utf-8").splitlines())
 
 
 # -- checking one sentence --------------------------------------------------------------------
@@ -291,7 +291,7 @@ def _check(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]
     # course's own phrasing, a preview's rebuild).
     key = ("sentence", sentence.markdown, tuple(sentence.quotes), sentence.statement, seed.file,
            len(verbs))  # fmt: skip
-    found = CHECKS.get_or_make(
+    found = remembered(
         key, lambda: [(problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs)]
     )
     for what, fix in found:
@@ -408,9 +408,9 @@ def _facts(text: str, verbs: set[str]) -> list[Fact]:
     in_context = bool(FLAG_CONTEXT.search(masked))
     flags = FLAG_ANY if in_context else FLAG_NEAR
     for match in flags.finditer(masked):
-        word = match["word"] or match.groupdict().get("acl")
-        if word:
-            facts.append(Fact("flag", word.lower(), f"the flag or category '{word}'"))
+        flag = match["word"] or match.groupdict().get("acl")
+        if flag:
+            facts.append(Fact("flag", flag.lower(), f"the flag or category '{flag}'"))
     if ARITY.search(masked):
         facts.append(Fact("arity", "arity", "an arity"))
     # A name is the sentence's subject, not a fact about it: names are facts only beside others.

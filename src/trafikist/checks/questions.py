@@ -19,12 +19,24 @@ from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.claims import ClaimSyntaxError, evaluate
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.seed import Seed
-from trafikist.course.questions import KINDS, Question, outcome, page_questions
+from trafikist.course.questions import KINDS, Option, Outcome, Question, outcome, page_questions
 from trafikist.course.structure import Course, Page
 from trafikist.registry import Registry
 
-FIELDS = ("id", "run", "with", "crash", "kind", "options", "ask", "answer", "unit")
-FIELDS += ("mistakes", "items", "why")
+FIELDS = (
+    "id",
+    "run",
+    "with",
+    "crash",
+    "kind",
+    "options",
+    "ask",
+    "answer",
+    "unit",
+    "mistakes",
+    "items",
+    "why",
+)
 OPTION_FIELDS = ("text", "why", "right", "expect", "claim", "seed")
 ITEM_FIELDS = ("text", "step")
 MISTAKE_FIELDS = ("value", "why")
@@ -143,7 +155,7 @@ def _check(question: Question, registry: Registry, manifest: Manifest, seed: See
 
 
 def _choice(
-    question: Question, result: Any, registry: Registry, manifest: Manifest, seed: Seed
+    question: Question, result: Outcome, registry: Registry, manifest: Manifest, seed: Seed
 ) -> list[Problem]:
     problems: list[Problem] = []
     rights = [option for option in question.options if option.right]
@@ -157,7 +169,7 @@ def _choice(
                 "Give it two options or more, one of them `right: true`.",
             )
         ]
-    verdicts: list[tuple[Any, bool, str]] = []  # (option, holds, what shows it)
+    verdicts: list[tuple[Option, bool, str]] = []  # (option, holds, what shows it)
     for number, option in enumerate(question.options):
         ways = [way for way in (option.expect, option.claim, option.seed) if way]
         if len(ways) != 1 or not option.text or not option.why:
@@ -220,7 +232,7 @@ def _choice(
 
 
 def _holds(
-    option: Any, number: int, result: Any, registry: Registry, manifest: Manifest, seed: Seed
+    option: Option, number: int, result: Outcome, registry: Registry, manifest: Manifest, seed: Seed
 ) -> tuple[bool | None, str]:
     """Whether the option is true, and what shows it; None when it cannot be checked."""
     if option.expect:
@@ -242,7 +254,7 @@ def _holds(
     return option.right, ""
 
 
-def _number(question: Question, result: Any) -> list[Problem]:
+def _number(question: Question, result: Outcome) -> list[Problem]:
     try:
         answer = Decimal(question.answer)
     except (InvalidOperation, ValueError):
@@ -304,7 +316,7 @@ def _number(question: Question, result: Any) -> list[Problem]:
     return problems
 
 
-def _order(question: Question, result: Any) -> list[Problem]:
+def _order(question: Question, result: Outcome) -> list[Problem]:
     if len(question.items) < 2 or not question.why:
         return [
             _at(
@@ -348,7 +360,7 @@ def _fix_run(question: Question) -> str:
     )
 
 
-def _fix_way(option: Any) -> str:
+def _fix_way(option: Option) -> str:
     if option.claim:
         return "Write a claim as the registry's claims are written (docs/registry.md)."
     return "Quote the seed word for word (registry/seed.txt)."

@@ -38,6 +38,7 @@ from trafikist.base.files import read_source_text
 from trafikist.checks.provenance import Sentence, page_sentences
 from trafikist.checks.seed import Seed
 from trafikist.course import syntax
+from trafikist.course.sources import SOURCE_COMMENT
 from trafikist.course.structure import Kind, Page
 from trafikist.course.transcripts import command_file, parse_commands, shown_steps
 from trafikist.registry.valkey import (
@@ -233,7 +234,7 @@ def _check_sentence(
         blanked = syntax.blank(text[span.start : span.end])
         outside = outside[: span.start] + blanked + outside[span.end :]
     outside = re.sub(r"\]\([^)]*\)", lambda m: syntax.blank(m.group()), outside)
-    outside = syntax.strip_claims(syntax.SOURCE_COMMENT.sub(" ", outside))
+    outside = syntax.strip_claims(SOURCE_COMMENT.sub(" ", outside))
     names = named_in(outside, table)
     if not names:
         return

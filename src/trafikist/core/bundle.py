@@ -32,8 +32,15 @@ from trafikist.core.npm import installed_version, last_line, run_node, setup_fix
 
 BUNDLE_SCRIPT = Path(__file__).with_name("bundle.mjs")
 # Under widgets/: what the pages load as ES modules, and the module worker.
-MODULES = ("duty/duty.js", "duty/widget.mjs", "duty/worker.mjs", "offline/register.js")
-MODULES += ("checks/checks.js", "checks/enhance.mjs", "checks/grade.mjs")
+MODULES = (
+    "duty/duty.js",
+    "duty/widget.mjs",
+    "duty/worker.mjs",
+    "offline/register.js",
+    "checks/checks.js",
+    "checks/enhance.mjs",
+    "checks/grade.mjs",
+)
 SCRIPT_SUFFIXES = (".js", ".mjs")
 STYLE_SUFFIXES = (".css",)
 # What a bundle may import besides scripts (and what the cache's key hashes).

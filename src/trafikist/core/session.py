@@ -66,7 +66,7 @@ class CourseBuild:
         if self.config_file is None:
             self.config_file = Path(self.base_dir) / "mkdocs.yml"
 
-    def _reading(self, source: Path | str | None = None) -> contextlib.AbstractContextManager:
+    def _reading(self, source: Path | str | None = None) -> contextlib.AbstractContextManager[None]:
         return reading(source or self.config_file or "mkdocs.yml")
 
     def path(self, value: str) -> Path:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from markdown import Extension
+
 from trafikist.base.errors import CourseError, Problem
 from trafikist.checks import Facts, check_site
 from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
@@ -38,7 +40,7 @@ class Site:
         reads them from its configuration file): claims render as their sentence, verbs link."""
         return {"trafikist.course.markdown.registry_inline": {"verbs": sorted(self.registry.rows)}}
 
-    def markdown_extensions(self) -> list[object]:
+    def markdown_extensions(self) -> list[Extension]:
         """The same extensions, as instances."""
         options = self.markdown_extension_configs()["trafikist.course.markdown.registry_inline"]
         return [RegistryInlineExtension(**options)]
@@ -129,10 +131,12 @@ def load_site(
                 f"the page id '{review.id}' is the generated review page's (Check yourself).",
                 "Give the page another `id:`.",
             )
+        assert review.book is not None, "the review page has its own book"
         course.books.append(review.book)
         course.pages[review.id] = review
     pages = reference_pages(course, loaded_registry, with_choices=with_choices)
     if pages:
+        assert pages[0].book is not None, "the reference pages have their own book"
         course.books.append(pages[0].book)
         for page in pages:
             course.pages[page.id] = page

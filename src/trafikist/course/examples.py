@@ -32,7 +32,7 @@ def render_worked_example(page: Page) -> str:
         raise CourseError(missing_scenario(page))
     trace = scenario_trace(path)
     words = {choice.id: choice.text for choice in MODEL_CHOICES}
-    used = [choice for choice in trace.get("choices", []) if choice in words]
+    used = [choice for choice in trace["choices"] if choice in words]
     choices = "".join(
         f"<dt>{html.escape(choice)}</dt><dd>{html.escape(words[choice])}</dd>" for choice in used
     )

@@ -85,7 +85,7 @@ def load_course(root: Path) -> Course:
         if not book.numbered:
             _load_book_pages(root / "books" / book.id, book, pages)
     _check_book_folders(root / "books", books, course_file, node)
-    course = Course(
+    return Course(
         title=home.title,
         summary=home.summary,
         root=root,
@@ -94,7 +94,6 @@ def load_course(root: Path) -> Course:
         reading_order=reading_order,
         meta=data,
     )
-    return course
 
 
 def _load_books(course: CourseFile, path: Path, node: Any) -> list[Book]:

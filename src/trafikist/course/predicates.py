@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-PLACES = ("schedule", "pending", "active", "dead", "done")
+from trafikist.model.trace import PLACES, Event, Reply, State, Step, Trace, jobs_in
+
 EVENTS = (
     "refused",
     "backoff",
@@ -105,7 +106,7 @@ class Verdict:
     why: str = ""  # what the run shows instead, with the trace step
     # What decides it, whether it holds or not: a trace step (its index) or an event of the run.
     step: int | None = None
-    event: dict[str, Any] | None = None
+    event: Event | None = None
     # The run cannot answer it (a time outside the run, a job or client it does not have): a
     # false sentence, and an option of a question that checks nothing.
     unrunnable: bool = False
@@ -138,9 +139,7 @@ def parse(text: str) -> Expectation:
     raise ExpectationSyntaxError(f"cannot read '{body}'.")
 
 
-def evaluate(
-    expectation: Expectation, run: Callable[[dict[str, Any] | None], dict[str, Any]]
-) -> Verdict:
+def evaluate(expectation: Expectation, run: Callable[[dict[str, Any] | None], Trace]) -> Verdict:
     """Check one expectation; `run(overrides)` gives the trace of the scenario it is about. A
     time outside the run, or a range that ends before it starts, checks nothing: it does not
     hold."""
@@ -174,31 +173,31 @@ def _outside(run: _Run, fields: dict[str, str]) -> Verdict | None:
 
 
 class _Run:
-    def __init__(self, trace: dict[str, Any]):
+    def __init__(self, trace: Trace):
         self.trace = trace
-        self.steps: list[dict[str, Any]] = trace.get("steps", [])
-        self.duration = float(trace.get("duration", 0))
+        self.steps = trace["steps"]
+        self.duration = float(trace["duration"])
 
     def time(self, text: str) -> float:
         return self.duration if text == "end" else float(text)
 
-    def state_at(self, t: float) -> tuple[dict[str, Any], int | None]:
+    def state_at(self, t: float) -> tuple[State, int | None]:
         """The state after the last step at or before `t` (the initial state before any)."""
-        state, index = self.trace.get("initial", {}), None
+        state, index = self.trace["initial"], None
         for number, step in enumerate(self.steps):
             if step["t"] > t + 1e-9:
                 break
-            state, index = step.get("state", state), number
+            state, index = step["state"], number
         return state, index
 
-    def place_of(self, job: str, state: dict[str, Any]) -> str | None:
-        return next((place for place in PLACES if job in state.get(place, ())), None)
+    def place_of(self, job: str, state: State) -> str | None:
+        return place_of(job, state)
 
     def describe(self, index: int | None) -> str:
         if index is None:
             return "before the first command"
         step = self.steps[index]
-        reply = json.dumps(step.get("reply"), ensure_ascii=False)
+        reply = json.dumps(step["reply"], ensure_ascii=False)
         return (
             f"trace step {index + 1}, t={step['t']:g} s: {step['client']} "
             f"{' '.join(step['argv'])} → {reply}"
@@ -209,32 +208,30 @@ class _Run:
         (None: it is where the run started it)."""
         if index is None:
             return None
-        place = self.place_of(job, self.steps[index].get("state", {}))
+        place = self.place_of(job, self.steps[index]["state"])
         for number in range(index, -1, -1):
-            before = (
-                self.steps[number - 1].get("state", {}) if number else self.trace.get("initial", {})
-            )
+            before = self.steps[number - 1]["state"] if number else self.trace["initial"]
             if self.place_of(job, before) != place:
                 return number
         return None
 
-    def commands_of(self, client: str, command: str) -> list[tuple[int, dict[str, Any]]]:
+    def commands_of(self, client: str, command: str) -> list[tuple[int, Step]]:
         return [
             (index, step)
             for index, step in enumerate(self.steps)
-            if step["client"] == client and _command_name(step["argv"]) == command
+            if step["client"] == client and command_name(step["argv"]) == command
         ]
 
     def known_job(self, job: str) -> Verdict | None:
-        if job not in self.trace.get("jobs", []):
-            known = ", ".join(self.trace.get("jobs", [])) or "none"
+        if job not in self.trace["jobs"]:
+            known = ", ".join(self.trace["jobs"]) or "none"
             return Verdict(False, f"the run has no job '{job}' (jobs: {known})", unrunnable=True)
         return None
 
     def known_client(self, client: str) -> Verdict | None:
-        clients = {p["name"] for p in self.trace.get("processes", [])}
+        clients = {p["name"] for p in self.trace["processes"]}
         clients |= {step["client"] for step in self.steps}
-        clients |= {event["client"] for event in self.trace.get("events", [])}
+        clients |= {event["client"] for event in self.trace["events"]}
         if client not in clients:
             return Verdict(
                 False,
@@ -244,7 +241,13 @@ class _Run:
         return None
 
 
-def _command_name(argv: list[str]) -> str:
+def place_of(job: str, state: State) -> str | None:
+    """Where `job` sits in `state` (one of PLACES), or None."""
+    return next((place for place in PLACES if job in jobs_in(state, place)), None)
+
+
+def command_name(argv: list[str]) -> str:
+    """A step's command as the course names it: a script by its name (@promote)."""
     if argv and argv[0].upper() in ("EVALSHA", "EVAL") and len(argv) > 1:
         return argv[1]  # the trace names a script by its name (@promote)
     return argv[0] if argv else ""
@@ -256,7 +259,7 @@ def _matches(actual: float, stated: str) -> bool:
         return False
     exponent = Decimal(stated).as_tuple().exponent
     decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-    return abs(actual - float(stated)) < 0.5 * 10**-decimals + 1e-9
+    return abs(actual - float(stated)) < 0.5 * 10.0**-decimals + 1e-9
 
 
 def _times(text: str) -> list[str]:
@@ -289,7 +292,7 @@ def _in_from(run: _Run, f: dict[str, str]) -> Verdict:
     state, index = run.state_at(start)
     moments = [(start, state, index)]
     moments += [
-        (step["t"], step.get("state", {}), number)
+        (step["t"], step["state"], number)
         for number, step in enumerate(run.steps)
         if start < step["t"] <= stop + 1e-9
     ]
@@ -307,9 +310,9 @@ def _in_from(run: _Run, f: dict[str, str]) -> Verdict:
 def _entries(run: _Run, job: str, place: str) -> list[tuple[float, int]]:
     """(time, step) of every step that moves `job` into `place`."""
     entered = []
-    before = run.place_of(job, run.trace.get("initial", {}))
+    before = run.place_of(job, run.trace["initial"])
     for index, step in enumerate(run.steps):
-        now = run.place_of(job, step.get("state", {}))
+        now = run.place_of(job, step["state"])
         if now == place and before != place:
             entered.append((step["t"], index))
         before = now
@@ -388,7 +391,7 @@ def _sends_at(run: _Run, f: dict[str, str]) -> Verdict:
     return Verdict(True, step=decider)
 
 
-def _at(run: _Run, f: dict[str, str]) -> tuple[int, dict[str, Any]] | Verdict:
+def _at(run: _Run, f: dict[str, str]) -> tuple[int, Step] | Verdict:
     if (unknown := run.known_client(f["client"])) is not None:
         return unknown
     sent = run.commands_of(f["client"], f["command"])
@@ -406,12 +409,14 @@ def _replies(run: _Run, f: dict[str, str]) -> Verdict:
     if isinstance(found, Verdict):
         return found
     index, step = found
-    if _reply_is(step.get("reply"), f["value"].strip()):
+    if reply_matches(step["reply"], f["value"].strip()):
         return Verdict(True, step=index)
     return Verdict(False, f"the reply differs ({run.describe(index)})", step=index)
 
 
-def _reply_is(reply: Any, stated: str) -> bool:
+def reply_matches(reply: Reply, stated: str) -> bool:
+    """True when a step's reply is the value a predicate states (a number, nil, ok, error, a
+    JSON list or "text")."""
     if stated == "nil":
         return reply is None
     if stated == "error":
@@ -422,7 +427,7 @@ def _reply_is(reply: Any, stated: str) -> bool:
         return reply == int(stated)
     if stated.startswith("[") or stated.startswith('"'):
         try:
-            return reply == json.loads(stated)
+            return bool(reply == json.loads(stated))
         except ValueError:
             return False
     return reply == stated
@@ -440,7 +445,7 @@ def _errors(run: _Run, f: dict[str, str]) -> Verdict:
     if not sent:
         return Verdict(False, f"{f['client']} sends no {f['command']} from {start:g} s on")
     for index, step in sent:
-        reply = step.get("reply")
+        reply = step["reply"]
         if not (isinstance(reply, dict) and "error" in reply):
             return Verdict(False, f"a reply is not an error ({run.describe(index)})", step=index)
     return Verdict(True, step=sent[0][0])
@@ -451,7 +456,7 @@ def _event(run: _Run, f: dict[str, str]) -> Verdict:
         return unknown
     events = [
         event
-        for event in run.trace.get("events", [])
+        for event in run.trace["events"]
         if event["client"] == f["client"] and event["kind"] == f["event"]
     ]
     decider = None
@@ -469,7 +474,7 @@ def _event(run: _Run, f: dict[str, str]) -> Verdict:
     return Verdict(True, event=decider)
 
 
-def _bus(run: _Run, f: dict[str, str], read: Callable[[dict[str, Any]], Any], what: str) -> Verdict:
+def _bus(run: _Run, f: dict[str, str], read: Callable[[State], object], what: str) -> Verdict:
     t = run.time(f["t"])
     state, index = run.state_at(t)
     actual = read(state)
@@ -490,9 +495,11 @@ def _pel(run: _Run, f: dict[str, str]) -> Verdict:
 
 
 def _failures(run: _Run, f: dict[str, str]) -> Verdict:
-    def read(state: dict[str, Any]) -> Any:
+    def read(state: State) -> object:
         entry = state.get("failures", {}).get(f["key"])
-        return None if entry is None else entry.get(f["what"])
+        if entry is None:
+            return None
+        return entry["ttl"] if f["what"] == "ttl" else entry["count"]
 
     return _bus(run, f, read, f"the {f['what']} of {f['key']}")
 

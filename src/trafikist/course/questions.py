@@ -42,18 +42,19 @@ from urllib.parse import urlencode
 from trafikist.base.errors import CourseError
 from trafikist.course.examples import example_path
 from trafikist.course.predicates import (
-    PLACES,
     Expectation,
     ExpectationSyntaxError,
     Verdict,
-    _command_name,
+    command_name,
     evaluate,
     parse,
+    place_of,
 )
 from trafikist.course.runs import scenario_trace
 from trafikist.course.sources import line_of_path, load_yaml_node
 from trafikist.course.structure import Kind, Page
 from trafikist.model.choices import CHOICE_IDS
+from trafikist.model.trace import Reply, Trace, jobs_in
 from trafikist.model_view.draw import render_result_html
 
 OPEN = re.compile(r"^///\s*check\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
@@ -398,13 +399,13 @@ def outcome(question: Question) -> Outcome:
         result.deciders.append(_step_decider(trace, step) if step is not None else None)
     elif question.kind == "order" and trace is not None:
         for item in question.items:
-            time, found = _place(item, trace, result)
+            time, placed = _place(item, trace, result)
             result.times.append(time)
-            result.deciders.append(found)
+            result.deciders.append(placed)
     return result
 
 
-def trace_of(question: Question) -> dict[str, Any] | None:
+def trace_of(question: Question) -> Trace | None:
     """The run a question is about, or None (no run, or one that cannot be made)."""
     if question.run is None or question.run.scenario is None:
         return None
@@ -414,7 +415,7 @@ def trace_of(question: Question) -> dict[str, Any] | None:
         return None
 
 
-def _trace(question: Question, result: Outcome) -> dict[str, Any] | None:
+def _trace(question: Question, result: Outcome) -> Trace | None:
     if question.run is None:
         return None
     if question.run.scenario is None:
@@ -440,7 +441,7 @@ def _trace(question: Question, result: Outcome) -> dict[str, Any] | None:
 
 
 def _verdict(
-    text: str, trace: dict[str, Any], line: int, result: Outcome
+    text: str, trace: Trace, line: int, result: Outcome
 ) -> tuple[Expectation, Verdict] | None:
     try:
         expectation = parse(text)
@@ -459,7 +460,7 @@ def _verdict(
 
 
 def decider(
-    trace: dict[str, Any], verdict: Verdict, expectation: Expectation | None = None
+    trace: Trace, verdict: Verdict, expectation: Expectation | None = None
 ) -> Decider | None:
     """The step that decides a verdict, as the reader reads it; where no step put the job
     where it is (it is where the run began it), the first step that moves it after the
@@ -470,48 +471,44 @@ def decider(
         return _from_the_start(trace, expectation)
     if verdict.event is not None:
         event = verdict.event
-        index = next((i for i, e in enumerate(trace.get("events", [])) if e is event), None)
-        return Decider(float(event["t"]), str(event["client"]), str(event["kind"]), "", None, index)
+        index = next((i for i, e in enumerate(trace["events"]) if e is event), None)
+        return Decider(event["t"], event["client"], event["kind"], "", None, index)
     return None
 
 
-def _from_the_start(trace: dict[str, Any], expectation: Expectation) -> Decider | None:
+def _from_the_start(trace: Trace, expectation: Expectation) -> Decider | None:
     job = expectation.fields["job"]
-    steps = trace.get("steps", [])
-    start = next(
-        (place for place in PLACES if job in trace.get("initial", {}).get(place, ())), None
-    )
+    steps = trace["steps"]
+    start = place_of(job, trace["initial"])
     if start is None:
         return None
     after = {"in_at": "t", "in_from": "b"}.get(expectation.form)
-    moment = (
-        float(trace.get("duration", 0)) if after is None else _moment(trace, expectation, after)
-    )
+    moment = float(trace["duration"]) if after is None else _moment(trace, expectation, after)
     for index, step in enumerate(steps):
         if step["t"] <= moment + 1e-9:
             continue
-        if job not in step.get("state", {}).get(start, ()):
+        if job not in jobs_in(step["state"], start):
             lead = f"{job} stays in {start}, where the run began it,"
             return replace(_step_decider(trace, index), lead=lead)
     where = f"{job} stays in {start}, where the run began it, to the end"
     return Decider(moment, "", "", "", None, lead=where)
 
 
-def _moment(trace: dict[str, Any], expectation: Expectation, name: str) -> float:
+def _moment(trace: Trace, expectation: Expectation, name: str) -> float:
     value = expectation.fields[name]
-    return float(trace.get("duration", 0)) if value == "end" else float(value)
+    return float(trace["duration"]) if value == "end" else float(value)
 
 
-def _step_decider(trace: dict[str, Any], index: int) -> Decider:
+def _step_decider(trace: Trace, index: int) -> Decider:
     step = trace["steps"][index]
     argv = step["argv"]
-    name = _command_name(argv)
+    name = command_name(argv)
     # A script by its name, its keys and arguments after it (not EVALSHA, its SHA and numkeys).
     shown = " ".join([name, *argv[3:]] if name != argv[0] else argv)
-    return Decider(float(step["t"]), str(step["client"]), shown, _reply(step.get("reply")), index)
+    return Decider(float(step["t"]), step["client"], shown, _reply(step["reply"]), index)
 
 
-def _reply(reply: Any) -> str:
+def _reply(reply: Reply) -> str:
     if isinstance(reply, dict) and "error" in reply:
         return f"the error {reply['error']}"
     if reply is None:
@@ -521,9 +518,7 @@ def _reply(reply: Any) -> str:
     return str(reply)
 
 
-def _ask(
-    question: Question, trace: dict[str, Any], result: Outcome
-) -> tuple[float | None, int | None]:
+def _ask(question: Question, trace: Trace, result: Outcome) -> tuple[float | None, int | None]:
     """The number a question asks for, and the step that decides it."""
     match = ASK.match(" ".join(question.ask.split()))
     line = question.lines.get("ask", question.line)
@@ -553,9 +548,7 @@ def _ask(
     return float(trace["steps"][found]["t"]), found
 
 
-def _place(
-    item: Item, trace: dict[str, Any], result: Outcome
-) -> tuple[float | None, Decider | None]:
+def _place(item: Item, trace: Trace, result: Outcome) -> tuple[float | None, Decider | None]:
     """When the run takes an item's step: the first time it happens."""
     match = STEP.match(" ".join(item.step.split()))
     if match is None:
@@ -574,7 +567,7 @@ def _place(
         sent = _sends(trace, match["client"], match["command"])
         found = sent[0] if sent else None
     else:
-        for index, event in enumerate(trace.get("events", [])):
+        for index, event in enumerate(trace["events"]):
             if event["client"] == match["event_client"] and event["kind"] == match["event"]:
                 t = float(event["t"])
                 return t, Decider(t, event["client"], event["kind"], "", None, index)
@@ -584,20 +577,20 @@ def _place(
     return float(trace["steps"][found]["t"]), _step_decider(trace, found)
 
 
-def _sends(trace: dict[str, Any], client: str, command: str) -> list[int]:
+def _sends(trace: Trace, client: str, command: str) -> list[int]:
     return [
         index
-        for index, step in enumerate(trace.get("steps", []))
-        if step["client"] == client and _command_name(step["argv"]) == command
+        for index, step in enumerate(trace["steps"])
+        if step["client"] == client and command_name(step["argv"]) == command
     ]
 
 
-def _first_entry(trace: dict[str, Any], job: str, place: str) -> int | None:
+def _first_entry(trace: Trace, job: str, place: str) -> int | None:
     """The first step that moves `job` into `place`."""
-    steps = trace.get("steps", [])
+    steps = trace["steps"]
     for index, step in enumerate(steps):
-        before = steps[index - 1].get("state", {}) if index else trace.get("initial", {})
-        if job in step.get("state", {}).get(place, ()) and job not in before.get(place, ()):
+        before = steps[index - 1]["state"] if index else trace["initial"]
+        if job in jobs_in(step["state"], place) and job not in jobs_in(before, place):
             return index
     return None
 

@@ -90,7 +90,7 @@ class Renderer:
     extra_blocks: dict[str, Callable[[Page], str]] = field(default_factory=dict)
     # Extensions for Markdown inside generated HTML, beyond INLINE_EXTENSIONS (e.g. the
     # registry's claims and verb links).
-    inline_extensions: list[object] = field(default_factory=list)
+    inline_extensions: list[markdown.Extension] = field(default_factory=list)
     # Valkey's command table: a reference to a command it marks deprecated says so.
     valkey: ValkeyTable | None = None
 

@@ -20,11 +20,12 @@ from trafikist.base.memo import BoundedCache
 from trafikist.course.sources import line_of_path, load_yaml_node, read_text
 from trafikist.model import ScenarioError, Simulation
 from trafikist.model.commands import table_signature
+from trafikist.model.trace import Trace
 from trafikist.model_view.live import canonical_json
 
 # Traces are the largest values the build keeps: a few hundred cover every scenario, override
 # and fault the course's expectations ask for.
-RUNS: BoundedCache[tuple[str, ...], dict[str, Any]] = BoundedCache(256)
+RUNS: BoundedCache[tuple[str, ...], Trace] = BoundedCache(256)
 MODEL_FOLDER = Path(trafikist.model.__file__).resolve().parent
 
 
@@ -47,7 +48,7 @@ class RunChangeError(CourseError):
         super().__init__(Problem(path, None, what, fix))
 
 
-def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> Trace:
     """The model's trace of the scenario at `path`, with a reader's `overrides` if any."""
     # By the file's bytes, not its place: copies of a course (a preview's, the tests') share runs.
     try:
@@ -63,7 +64,7 @@ def scenario_trace(path: Path, overrides: dict[str, Any] | None = None) -> dict[
     return RUNS.get_or_make(key, lambda: _run(path, overrides))
 
 
-def _run(path: Path, overrides: dict[str, Any] | None) -> dict[str, Any]:
+def _run(path: Path, overrides: dict[str, Any] | None) -> Trace:
     data = load_scenario(path)
     try:
         raw = Simulation(data, overrides, source=str(path)).run()
@@ -75,7 +76,8 @@ def _run(path: Path, overrides: dict[str, Any] | None) -> dict[str, Any]:
         raise CourseError.at(
             path, line_of_path(node, error.path) if error.path else None, what, error.fix
         ) from None
-    return json.loads(canonical_json(raw))
+    trace: Trace = json.loads(canonical_json(raw))  # the same keys, JSON's lists for tuples
+    return trace
 
 
 def model_signature() -> str:

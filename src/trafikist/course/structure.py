@@ -76,7 +76,7 @@ class Page:
     @property
     def kicker(self) -> str:
         """The label above the title, parts separated by middle dots."""
-        if self.kind is Kind.MODULE:
+        if self.kind is Kind.MODULE and self.book is not None:
             return f"{self.book.title} · module {self.number_label}"
         if self.kind is Kind.DIVE and self.parent is not None:
             return f"{self.parent.kicker} · dive {self.number_label}"

@@ -279,7 +279,9 @@ def _matching_bracket(text: str, start: int) -> int | None:
 
 def _after_code_span(text: str, start: int) -> int:
     """The offset after the code span that opens at `start` (or after its backticks if none)."""
-    run = _BACKTICKS.match(text, start).end() - start  # no slicing: pages are long
+    opened = _BACKTICKS.match(text, start)
+    assert opened is not None, "a code span opens with a backtick"
+    run = opened.end() - start  # no slicing: pages are long
     end = text.find("`" * run, start + run)
     return end + run if end != -1 else start + run
 

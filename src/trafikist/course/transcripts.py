@@ -94,7 +94,7 @@ def shown_steps(shown: str) -> list[Step]:
     (`> `, `A> `, `A< `) opens a step; the lines under it are its reply (an `A<` line's reply
     starts on its own line)."""
     steps: list[Step] = []
-    prompt, reply = "", []
+    prompt, reply = "", list[str]()
 
     def close() -> None:
         if prompt:

@@ -35,7 +35,7 @@ class Status(bytes):
     __slots__ = ()
 
 
-class Replies(list):
+class Replies(list[Any]):
     """Several replies to one command (SUBSCRIBE a b sends one per channel)."""
 
     __slots__ = ()

@@ -176,7 +176,9 @@ class _Reader:
     def fail(self, path: str, what: str, fix: str) -> ScenarioError:
         return ScenarioError(self.source, path, what, fix)
 
-    def mapping(self, value: Any, path: str, allowed: tuple[str, ...] | list[str]) -> dict:
+    def mapping(
+        self, value: Any, path: str, allowed: tuple[str, ...] | list[str]
+    ) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(
                 path or "(top)",
@@ -192,7 +194,7 @@ class _Reader:
                 )
         return value
 
-    def items(self, value: Any, path: str, cap: int = MAX_ITEMS) -> list:
+    def items(self, value: Any, path: str, cap: int = MAX_ITEMS) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
@@ -546,6 +548,7 @@ class _Reader:
             if "stream" not in raw:
                 raise self.fail(f"{here}.stream", "is missing.", "Name the stream to append to.")
             stream = self.text(raw["stream"], f"{here}.stream", NAME)
+            messages: tuple[MessageSpec, ...]
             if op == "append":
                 if "message" not in raw:
                     raise self.fail(

@@ -129,8 +129,8 @@ class Server:
             )
         try:
             reply = command.handler(self, conn, args)
-        except ReplyError as error:
-            reply = ReplyError(error.text)
+        except ReplyError as raised:
+            reply = ReplyError(raised.text)
         if isinstance(reply, Block):
             reply = self._block(conn, reply)
         if self.ready:

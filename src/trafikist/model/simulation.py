@@ -24,6 +24,7 @@ from trafikist.model.scenario import (
     _Reader,
 )
 from trafikist.model.server import BLOCKED, Connection, Server
+from trafikist.model.trace import Event, Failure, Process, Reply, State, Step, Trace
 from trafikist.model.values import HashValue, ListValue, Stream, ZSet
 
 EPOCH_MS = 1_700_000_000_000  # the virtual wall clock at t = 0 (2023-11-14 22:13:20 UTC)
@@ -35,7 +36,7 @@ MAX_STEPS = 20_000
 _TIMEOUT = object()
 
 
-def reply_to_json(reply: Any) -> Any:
+def reply_to_json(reply: Any) -> Reply:
     """A RESP2-shaped reply as JSON: str for strings, int, list, null, {"error": text}."""
     if isinstance(reply, bytes):
         return reply.decode("utf-8", errors="replace")
@@ -43,12 +44,26 @@ def reply_to_json(reply: Any) -> Any:
         return {"error": reply.text}
     if isinstance(reply, list):
         return [reply_to_json(item) for item in reply]
-    return reply
+    if reply is None or isinstance(reply, int):
+        return reply
+    raise TypeError(f"the model replied {reply!r}, which is not a RESP2 reply")
 
 
 class _Process:
-    __slots__ = ("conn", "context", "crashed", "generator", "kind", "name", "pool", "sent")
-    __slots__ += ("step", "tick_pending", "token", "waiting_tick")
+    __slots__ = (
+        "conn",
+        "context",
+        "crashed",
+        "generator",
+        "kind",
+        "name",
+        "pool",
+        "sent",
+        "step",
+        "tick_pending",
+        "token",
+        "waiting_tick",
+    )
 
     def __init__(self, name: str, kind: str, context: Context):
         self.name = name
@@ -62,7 +77,7 @@ class _Process:
         self.pool: list[_Process] = []
         self.waiting_tick = False
         self.tick_pending = False
-        self.step: dict[str, Any] | None = None  # the step of a command still blocked
+        self.step: Step | None = None  # the step of a command still blocked
 
 
 def new_server(start_ms: int = EPOCH_MS) -> Server:
@@ -93,8 +108,8 @@ class Simulation:
             messages={m.id: m for stream in self.scenario.streams for m in stream.messages},
         )
         self.world.used.update(("keys", "scores", "rtt"))
-        self.steps: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
+        self.steps: list[Step] = []
+        self.events: list[Event] = []
         self._heap: list[tuple[int, int, _Process, int, Any]] = []
         self._seq = 0
         self._now = 0  # ms since the start
@@ -105,7 +120,7 @@ class Simulation:
             for name in ("schedule", "pending", "active", "dead")
         }
         self._lists: dict[str, list[str]] = {name: [] for name in self._watched}
-        self._state: dict[str, Any] = {}
+        self._state: State = _empty_state()
         self._done_seen = 0
         self._bus = bool(self.scenario.streams) or any(
             p.kind in ("Bus", "StreamConsumer") for p in self.scenario.processes
@@ -114,7 +129,7 @@ class Simulation:
         self._subscribers: list[_Process] = []
         self._processes: list[_Process] = []
         self._ran = False
-        self._initial: dict[str, Any] = {}
+        self._initial: State = _empty_state()
         self._member_cache = {m.encode(): job for m, job in self.world.members.items()}
 
     # --- set-up ------------------------------------------------------------------------------
@@ -185,7 +200,7 @@ class Simulation:
         self._seq += 1
         heapq.heappush(self._heap, (at_ms, self._seq, process, process.token, value))
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> Trace:
         if self._ran:
             raise RuntimeError("a Simulation runs once; make a new one to run again")
         self._ran = True
@@ -224,6 +239,7 @@ class Simulation:
                     return
                 reply = self._send(process, effect[1], effect[2])
                 if reply is BLOCKED:
+                    assert process.conn is not None  # _send sent on it
                     deadline = process.conn.deadline_ms
                     if deadline is not None:
                         self._schedule(deadline - EPOCH_MS, process, _TIMEOUT)
@@ -286,12 +302,13 @@ class Simulation:
                 "one behaviour.",
             )
         reply = self.server.execute_on(conn, argv)
-        step: dict[str, Any] = {
+        step: Step = {
             "t": self._now / 1000,
             "client": process.name,
             "argv": list(argv),
             "reply": None if reply is BLOCKED else _json_reply(reply),
             "via": via,
+            "state": self._state,  # the state after the command, set below
         }
         if pipeline:
             step["pipeline"] = True
@@ -387,10 +404,11 @@ class Simulation:
 
     # --- the trace ---------------------------------------------------------------------------
 
-    def _event(self, client: str, kind: str, text: str, **extra: Any) -> None:
-        self.events.append(
-            {"t": self._now / 1000, "client": client, "kind": kind, "text": text, **extra}
-        )
+    def _event(self, client: str, kind: str, text: str, via: str | None = None) -> None:
+        event: Event = {"t": self._now / 1000, "client": client, "kind": kind, "text": text}
+        if via is not None:
+            event["via"] = via
+        self.events.append(event)
 
     def _member_ids(self, members: Any) -> list[str]:
         # Called on every change of a watched key: a dict lookup per member keeps it cheap.
@@ -429,17 +447,25 @@ class Simulation:
         if not changed and not bus_changed:
             return
         self._done_seen = len(self.world.done)
-        state: dict[str, Any] = dict(self._lists)
-        state["done"] = list(self.world.done)
+        lists = self._lists
+        state: State = {
+            "schedule": lists["schedule"],
+            "pending": lists["pending"],
+            "active": lists["active"],
+            "dead": lists["dead"],
+            "done": list(self.world.done),
+        }
         if self._bus:
-            state.update(
-                self._bus_state()
-                if bus_changed
-                else {name: self._state[name] for name in ("streams", "pel", "failures")}
-            )
+            if bus_changed:
+                state["streams"], state["pel"], state["failures"] = self._bus_state()
+            else:
+                state["streams"] = self._state.get("streams", {})
+                state["pel"] = self._state.get("pel", {})
+                state["failures"] = self._state.get("failures", {})
         self._state = state
 
-    def _bus_state(self) -> dict[str, Any]:
+    def _bus_state(self) -> tuple[dict[str, int], dict[str, int], dict[str, Failure]]:
+        """The streams' lengths, the groups' pending counts and the failure counters."""
         streams: dict[str, int] = {}
         pel: dict[str, int] = {}
         for key in sorted(self._bus_keys):
@@ -451,30 +477,31 @@ class Simulation:
                     pel[f"{name} {group_name.decode()}"] = len(group.pel)
             else:
                 streams[name] = 0
-        failures = {}
+        failures: dict[str, Failure] = {}
         for key in sorted(self.server.data):
             if b":failures:" in key and self.server.lookup(key) is not None:
                 ttl = self.server.call("TTL", key)
-                count = reply_to_json(self.server.call("GET", key))
-                if isinstance(count, str) and count.isdigit():
-                    count = int(count)
+                value = reply_to_json(self.server.call("GET", key))
+                count = int(value) if isinstance(value, str) and value.isdigit() else value
+                assert isinstance(count, int | str | None), "GET replies a string or nil"
                 failures[key.decode()] = {"count": count, "ttl": ttl}
-        return {"streams": streams, "pel": pel, "failures": failures}
+        return streams, pel, failures
 
-    def trace(self) -> dict[str, Any]:
+    def trace(self) -> Trace:
         scenario = self.scenario
         return {
             "scenario": scenario.name,
             "description": scenario.description,
             "duration": scenario.duration,
             "keys": {
-                name: getattr(self.keys, name)
-                for name in ("schedule", "pending", "active", "dead", "wake", "job_prefix")
+                "schedule": self.keys.schedule,
+                "pending": self.keys.pending,
+                "active": self.keys.active,
+                "dead": self.keys.dead,
+                "wake": self.keys.wake,
+                "job_prefix": self.keys.job_prefix,
             },
-            "processes": [
-                {"name": spec.name, "kind": spec.kind, **_plain_options(spec.options)}
-                for spec in scenario.processes
-            ],
+            "processes": [_process(spec) for spec in scenario.processes],
             "jobs": [job.id for job in scenario.jobs],
             "due": {job.id: job.due for job in scenario.jobs if job.state == "schedule"},
             "initial": self._initial,
@@ -485,8 +512,19 @@ class Simulation:
         }
 
 
+def _empty_state() -> State:
+    return {"schedule": [], "pending": [], "active": [], "dead": [], "done": []}
+
+
+def _process(spec: ProcessSpec) -> Process:
+    """A process of the trace: its name, its kind and its options, as JSON."""
+    process: Process = {"name": spec.name, "kind": spec.kind}
+    process.update(_plain_options(spec.options))  # type: ignore[typeddict-item]
+    return process
+
+
 def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
-    plain = {}
+    plain: dict[str, Any] = {}
     for name, value in options.items():
         if name == "ops":
             plain[name] = [
@@ -500,7 +538,7 @@ def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
     return plain
 
 
-def _json_reply(reply: Any) -> Any:
+def _json_reply(reply: Any) -> Reply:
     if isinstance(reply, Replies):
         return [reply_to_json(item) for item in reply]
     return reply_to_json(reply)
@@ -577,8 +615,8 @@ def _default_process(scenario: Scenario, kind: str, index: int) -> ProcessSpec:
 
 def run_scenario(
     data: dict[str, Any], overrides: dict[str, Any] | None = None, source: str = "scenario"
-) -> dict[str, Any]:
-    """Run a scenario and return its trace (a JSON-serialisable dict).
+) -> Trace:
+    """Run a scenario and return its trace (JSON-serialisable: trafikist.model.trace).
 
     `data` is the scenario as a dict (the YAML or JSON file, parsed). `overrides` carries the
     controls a reader changed, every key optional:

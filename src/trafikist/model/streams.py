@@ -268,7 +268,7 @@ def xrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
         return []
     if count == 0:
         return None
-    reply = []
+    reply: list[Any] = []
     for entry_id, fields in stream.entries[stream.index_after(start, inclusive=True) :]:
         if entry_id > end or len(reply) == count:
             break
@@ -350,7 +350,7 @@ def _nogroup(key: bytes, group: bytes, suffix: str = "") -> ReplyError:
 def _deliver_new(
     server: Server, stream: Stream, group: StreamGroup, consumer: bytes, count: int, noack: bool
 ) -> list[Any]:
-    entries = []
+    entries: list[Any] = []
     for entry_id, fields in stream.entries[stream.index_after(group.last_id, inclusive=False) :]:
         if count and len(entries) == count:
             break
@@ -365,7 +365,7 @@ def _deliver_new(
 def _deliver_history(
     server: Server, stream: Stream, group: StreamGroup, consumer: bytes, after: StreamId, count: int
 ) -> list[Any]:
-    entries = []
+    entries: list[Any] = []
     for entry_id in group.sorted_pel():
         if entry_id <= after:
             continue

@@ -89,14 +89,14 @@ def as_bytes(value: Any) -> bytes:
     raise TypeError(f"a command argument must be str, bytes or a number, not {type(value)!r}")
 
 
-class ListValue(deque):
+class ListValue(deque[bytes]):
     """A list key: a deque of bytes, head on the left."""
 
     __slots__ = ()
     type_name = b"list"
 
 
-class HashValue(dict):
+class HashValue(dict[bytes, bytes]):
     """A hash key: field to value, in insertion order (as a small Valkey hash replies)."""
 
     __slots__ = ()

@@ -288,4 +288,4 @@ def _same(value: Any, default: Any) -> bool:
         return value is default
     if isinstance(default, int | float) and isinstance(value, int | float):
         return float(value) == float(default)
-    return value == default
+    return bool(value == default)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from trafikist.model.trace import Failure, Reply, State, Step, Trace, jobs_in
 
 # -- layout of the timeline (SVG user units) ----------------------------------------------------
 # The page draws one unit as one CSS pixel or more (duty.css: min-width), so the 11.5-unit text
@@ -106,25 +108,26 @@ def escape_text(value: Any) -> str:
 # -- the timeline --------------------------------------------------------------------------------
 
 
-def snapshots(trace: dict[str, Any]) -> list[tuple[float, dict[str, Any]]]:
+def snapshots(trace: Trace) -> list[tuple[float, State]]:
     """(time, state) from the start to the last step; each state holds until the next one."""
-    found = [(0.0, trace.get("initial") or {})]
-    found += [(float(step["t"]), step.get("state") or {}) for step in trace.get("steps", [])]
+    found = [(0.0, trace["initial"])]
+    found += [(float(step["t"]), step["state"]) for step in trace["steps"]]
     return found
 
 
 def stays(
-    shots: list[tuple[float, dict[str, Any]]], lane: str, end: float
+    shots: list[tuple[float, State]], lane: str, end: float
 ) -> dict[str, list[tuple[float, float]]]:
     """For each job, the intervals during which it sits in `lane`, in order of first arrival."""
     open_since: dict[str, float] = {}
     found: dict[str, list[tuple[float, float]]] = {}
     for t, state in shots:
-        present = set(state.get(lane) or ())
+        jobs = jobs_in(state, lane)
+        present = set(jobs)
         for job in list(open_since):
             if job not in present:
                 found[job].append((open_since.pop(job), t))
-        for job in state.get(lane) or ():
+        for job in jobs:
             if job not in open_since:
                 open_since[job] = t
                 found.setdefault(job, [])
@@ -134,13 +137,13 @@ def stays(
 
 
 def counter_series(
-    shots: list[tuple[float, dict[str, Any]]], section: str, end: float
+    shots: list[tuple[float, State]], section: str, end: float
 ) -> dict[str, list[tuple[float, float, str]]]:
     """For each name in a state section (streams, pel, failures): (start, end, label) runs."""
     runs: dict[str, list[tuple[float, float, str]]] = {}
     current: dict[str, tuple[float, str]] = {}
     for t, state in shots:
-        values = state.get(section) or {}
+        values = _section(state, section)
         for name in list(current):
             if name not in values:
                 since, label = current.pop(name)
@@ -159,11 +162,20 @@ def counter_series(
     return runs
 
 
-def _counter_label(section: str, value: Any) -> str:
-    if section == "failures" and isinstance(value, dict):
-        ttl = value.get("ttl")
+def _section(state: State, section: str) -> Mapping[str, int | Failure]:
+    """A bus section of a state: streams, pel or failures (empty on a run without a bus)."""
+    if section == "streams":
+        return state.get("streams", {})
+    if section == "pel":
+        return state.get("pel", {})
+    return state.get("failures", {})
+
+
+def _counter_label(section: str, value: int | Failure) -> str:
+    if isinstance(value, dict):  # a failure counter
+        ttl = value["ttl"]
         ttl_text = "no TTL" if ttl == -1 else f"TTL {ttl}"
-        return f"{value.get('count')} · {ttl_text}"
+        return f"{value['count']} · {ttl_text}"
     return str(value)
 
 
@@ -174,18 +186,18 @@ def _nice_step(duration: float) -> float:
     return 3600.0
 
 
-def clients_in_order(trace: dict[str, Any]) -> list[str]:
+def clients_in_order(trace: Trace) -> list[str]:
     """The trace's clients: the scenario's processes first, then whoever else sent a command."""
-    names = [process["name"] for process in trace.get("processes", [])]
-    for step in trace.get("steps", []):
+    names = [process["name"] for process in trace["processes"]]
+    for step in trace["steps"]:
         if step["client"] not in names:
             names.append(step["client"])
     return names
 
 
-def render_timeline_svg(trace: dict[str, Any]) -> str:
+def render_timeline_svg(trace: Trace) -> str:
     """Where each job sits over virtual time, the bus counters, and when each client sends."""
-    duration = float(trace.get("duration") or 1.0)
+    duration = float(trace["duration"] or 1.0)
     shots = snapshots(trace)
     end = max(duration, shots[-1][0])
 
@@ -217,7 +229,7 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
     lanes = _Lanes()
     lanes.label("commands", y, ROW)
     strokes: dict[str, list[tuple[int, int, str, int, int]]] = {}
-    for step_data in trace.get("steps", []):
+    for step_data in trace["steps"]:
         stroke = (whole(x(float(step_data["t"]))), y + 1, f"v{BAR}", 0, BAR)
         mine = strokes.setdefault(step_data["client"], [])
         if stroke not in mine:  # commands a millisecond apart share one stroke
@@ -226,8 +238,8 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
         if name in strokes:
             css = f"c{clients.index(name) % CLIENT_CLASSES}"
             parts.append(f'<path class="tk-tl__cmd {css}" d="{path_data(strokes[name])}"/>')
-    for event in trace.get("events", []):
-        mark = MARKED_EVENTS.get(event.get("kind", ""))
+    for event in trace["events"]:
+        mark = MARKED_EVENTS.get(event["kind"])
         if mark:
             parts.append(
                 f'<text class="tk-tl__event tk-tl__event--{esc(event["kind"])}" '
@@ -237,10 +249,10 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
 
     # The queue's places: one sub-row per job that ever sits there.
     bars = _Bars()
-    due = trace.get("due") or {}
-    if trace.get("jobs"):
+    due = trace["due"]
+    if trace["jobs"]:
         for lane, css in QUEUE_LANES:
-            if lane == "done" and not any(state.get("done") for _, state in shots):
+            if lane == "done" and not any(state["done"] for _, state in shots):
                 continue
             by_job = stays(shots, lane, end)
             rows = max(1, len(by_job))
@@ -278,7 +290,7 @@ def render_timeline_svg(trace: dict[str, Any]) -> str:
     parts += bars.markup()
     height = y + 2
     label = esc(
-        f"Timeline of {trace.get('scenario', '')}: each job and bus entry over "
+        f"Timeline of {trace['scenario']}: each job and bus entry over "
         f"{fmt(duration, 3)} s, and each client's commands"
     )
     return (
@@ -358,7 +370,7 @@ def quote_arg(arg: Any) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def reply_text(reply: Any, nested: bool = False) -> str:
+def reply_text(reply: Reply, nested: bool = False) -> str:
     """A reply on one line, in valkey-cli's words: (integer) 1, (nil), "text", (error) …"""
     if isinstance(reply, dict) and "error" in reply:
         return f"(error) {reply['error']}"
@@ -375,11 +387,10 @@ def reply_text(reply: Any, nested: bool = False) -> str:
             return "[]" if nested else "(empty array)"
         inner = ", ".join(reply_text(item, nested=True) for item in reply)
         return f"[{inner}]" if nested else f"{len(reply)} items: [{inner}]"
-    return str(reply)
 
 
-def _step_reply(step: dict[str, Any]) -> str:
-    reply = reply_text(step.get("reply"))
+def _step_reply(step: Step) -> str:
+    reply = reply_text(step["reply"])
     if not step.get("blocked"):
         return reply
     replied = step.get("replied")
@@ -389,30 +400,30 @@ def _step_reply(step: dict[str, Any]) -> str:
 
 
 def trace_rows(
-    trace: dict[str, Any], decides: tuple[str, int] | None = None
+    trace: Trace, decides: tuple[str, int] | None = None
 ) -> list[tuple[float, int, int, str]]:
     """Steps and events merged by time; at the same time a step comes before an event. The row
     that `decides` names, ("step", index) or ("event", index), is marked: a question's answer
     turns on it."""
     rows: list[tuple[float, int, int, str]] = []
-    for index, step in enumerate(trace.get("steps", [])):
-        command = " ".join(quote_arg(arg) for arg in step.get("argv", []))
+    for index, step in enumerate(trace["steps"]):
+        command = " ".join(quote_arg(arg) for arg in step["argv"])
         if step.get("pipeline"):
             command += "  (pipelined)"
         # End tags of cells and rows are left out (HTML allows it): a long trace stays light.
         cells = (
             f"<td>{seconds(float(step['t']))}<td>{escape_text(step['client'])}"
-            f"<td>{escape_text(step.get('via', ''))}<td>{escape_text(command)}"
+            f"<td>{escape_text(step['via'])}<td>{escape_text(command)}"
             f"<td>{escape_text(_step_reply(step))}"
         )
         mark = ' class="tk-trace__decides"' if decides == ("step", index) else ""
         rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}"))
-    for index, event in enumerate(trace.get("events", [])):
-        if event.get("kind") in EVENTS_SHOWN_IN_REPLY:
+    for index, event in enumerate(trace["events"]):
+        if event["kind"] in EVENTS_SHOWN_IN_REPLY:
             continue
-        words = f"{event.get('kind', '')}: {event.get('text', '')}"
+        words = f"{event['kind']}: {event['text']}"
         cells = (
-            f"<td>{seconds(float(event['t']))}<td>{escape_text(event.get('client', ''))}"
+            f"<td>{seconds(float(event['t']))}<td>{escape_text(event['client'])}"
             f'<td colspan="3">{escape_text(words)}'
         )
         decided = " tk-trace__decides" if decides == ("event", index) else ""
@@ -421,14 +432,12 @@ def trace_rows(
     return rows
 
 
-def render_trace_html(
-    trace: dict[str, Any], decides: tuple[str, int] | None = None, of: str = ""
-) -> str:
+def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: str = "") -> str:
     """The commands sent, in order, with their replies and the run's events, as a table; with
     `decides`, the row a question turns on is marked and the table is open; `of` ends the name
     of its scrolling region (a page may hold the same run twice: the regions' names differ)."""
-    steps = trace.get("steps", [])
-    events = trace.get("events", [])
+    steps = trace["steps"]
+    events = trace["events"]
     summary = f"Trace · {len(steps)} commands, {len(events)} events"
     region = summary + of
     head = "".join(f"<th>{name}" for name in ("t (s)", "client", "call", "command", "reply"))
@@ -449,11 +458,11 @@ def render_trace_html(
 # -- the whole result ----------------------------------------------------------------------------
 
 
-def legend_html(trace: dict[str, Any], drawn: str | None = None) -> str:
+def legend_html(trace: Trace, drawn: str | None = None) -> str:
     """The colours of the timeline: each client that sends, and the two marks of places; given
     the `drawn` timeline, only the marks it shows."""
     clients = clients_in_order(trace)
-    sent = {step["client"] for step in trace.get("steps", [])}
+    sent = {step["client"] for step in trace["steps"]}
     swatches = "".join(
         f'<span class="tk-tl__key"><span class="tk-tl__swatch c{index % CLIENT_CLASSES}">'
         f"</span>{escape_text(name)}</span>"
@@ -468,11 +477,11 @@ def legend_html(trace: dict[str, Any], drawn: str | None = None) -> str:
     return f'<span class="tk-tl__legend">{swatches}{places}</span>'
 
 
-def choices_html(trace: dict[str, Any], known: Iterable[str], href: str = "#tk-choice-") -> str:
+def choices_html(trace: Trace, known: Iterable[str], href: str = "#tk-choice-") -> str:
     """Links to the model's own choices this run relied on (the widget lists their words;
     elsewhere `href` points at the page of the model's choices), each at `href` + its id."""
     known_ids = set(known)
-    ids = [choice for choice in trace.get("choices", []) if choice in known_ids]
+    ids = [choice for choice in trace["choices"] if choice in known_ids]
     if not ids:
         return ""
     links = ", ".join(f'<a href="{esc(href + choice)}">{escape_text(choice)}</a>' for choice in ids)
@@ -482,23 +491,23 @@ def choices_html(trace: dict[str, Any], known: Iterable[str], href: str = "#tk-c
     )
 
 
-def summarize(trace: dict[str, Any]) -> str:
-    steps = trace.get("steps", [])
+def summarize(trace: Trace) -> str:
+    steps = trace["steps"]
     clients = [name for name in clients_in_order(trace) if any(s["client"] == name for s in steps)]
-    final = trace.get("final") or {}
-    places = ", ".join(f"{lane} {len(final.get(lane) or [])}" for lane, _ in QUEUE_LANES[:4])
+    final = trace["final"]
+    places = ", ".join(f"{lane} {len(jobs_in(final, lane))}" for lane, _ in QUEUE_LANES[:4])
     by = f" by {', '.join(clients)}" if clients else ""
     text = (
-        f"Ran {trace.get('scenario', '')}: {len(steps)} commands{by} in "
-        f"{fmt(float(trace.get('duration') or 0), 3)} s of virtual time"
+        f"Ran {trace['scenario']}: {len(steps)} commands{by} in "
+        f"{fmt(float(trace['duration'] or 0), 3)} s of virtual time"
     )
-    if trace.get("jobs"):
+    if trace["jobs"]:
         text += f"; at the end: {places}"
     return text + "."
 
 
 def render_result_html(
-    trace: dict[str, Any],
+    trace: Trace,
     known_choices: Iterable[str] = (),
     decides: tuple[str, int] | None = None,
     choices_href: str = "#tk-choice-",
@@ -512,7 +521,7 @@ def render_result_html(
     caption = escape_text(summarize(trace))
     # On a screen narrower than the drawing, it scrolls sideways in this box, which a keyboard
     # must be able to reach (tabindex), and the page does not.
-    name = esc(f"Timeline of {trace.get('scenario', '')}{of}")
+    name = esc(f"Timeline of {trace['scenario']}{of}")
     scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
     drawn = render_timeline_svg(trace)
     return (

@@ -12,6 +12,7 @@ from typing import Any
 
 from trafikist.model import MODEL_CHOICES, ScenarioError, Simulation
 from trafikist.model.console import execute_line
+from trafikist.model.trace import Trace
 from trafikist.model_view.controls import controls_of, overrides_from_controls
 from trafikist.model_view.draw import render_result_html, summarize
 
@@ -20,12 +21,12 @@ _last_trace = ""
 CHOICE_IDS = tuple(choice.id for choice in MODEL_CHOICES)
 
 
-def canonical_json(trace: dict[str, Any]) -> str:
+def canonical_json(trace: Trace) -> str:
     """The one text form of a trace, for the build and the page alike (sorted keys)."""
     return json.dumps(trace, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def result_of(trace: dict[str, Any]) -> dict[str, str]:
+def result_of(trace: Trace) -> dict[str, str]:
     return {
         "trace": canonical_json(trace),
         "markup": render_result_html(trace, CHOICE_IDS),

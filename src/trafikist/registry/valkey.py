@@ -26,8 +26,15 @@ SNAPSHOT_FIX = "Write it again with `.venv/bin/python scripts/valkey_snapshot.py
 # The fields a `{valkey: COMMAND.field …}` proof reads, as COMMAND INFO and COMMAND DOCS name
 # them: words (sets of words) and texts.
 WORD_FIELDS = ("flags", "acl", "doc_flags")
-TEXT_FIELDS = ("arity", "summary", "since", "group", "complexity", "deprecated_since")
-TEXT_FIELDS += ("replaced_by",)
+TEXT_FIELDS = (
+    "arity",
+    "summary",
+    "since",
+    "group",
+    "complexity",
+    "deprecated_since",
+    "replaced_by",
+)
 _SPACES = re.compile(r"\s+")
 
 

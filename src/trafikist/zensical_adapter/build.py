@@ -104,12 +104,14 @@ def _read_project(config_file: Path, site_dir: Path | None) -> Project:
 def _plugin_options(config: dict[str, Any]) -> dict[str, Any] | None:
     """The `- trafikist:` block of mkdocs.yml's plugins (a list, or a mapping)."""
     plugins = config.get("plugins") or []
+    found: dict[str, Any] | None = None
     if isinstance(plugins, dict):
-        return plugins.get("trafikist")
-    for entry in plugins:
+        found = plugins.get("trafikist")
+    for entry in plugins if isinstance(plugins, list) else ():
         if isinstance(entry, dict) and "trafikist" in entry:
-            return entry["trafikist"]
-    return None
+            found = entry["trafikist"]
+            break
+    return found
 
 
 class ZensicalBuild:

@@ -39,7 +39,7 @@ class PreviewServer:
     @property
     def url(self) -> str:
         host, port = self.http.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def start(self) -> None:
         threading.Thread(target=self.http.serve_forever, daemon=True).start()

@@ -16,6 +16,7 @@ from trafikist.base.errors import CourseError
 from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.structure import Duty
 from trafikist.model import ScenarioError
+from trafikist.model.trace import Trace
 from trafikist.model_view.controls import controls_of
 from trafikist.model_view.live import canonical_json, result_of
 
@@ -27,7 +28,7 @@ class BakedRun:
     duty_id: str
     scenario_name: str
     scenario: dict[str, Any]  # the scenario file, parsed
-    trace: dict[str, Any]
+    trace: Trace
     markup: str  # timeline, legend, choices note and trace table
     controls: dict[str, Any]  # the controls' defaults for this scenario
 

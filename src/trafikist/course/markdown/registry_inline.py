@@ -49,7 +49,9 @@ class ClaimInlineProcessor(InlineProcessor):
     def __init__(self, md: Markdown) -> None:
         super().__init__(r"\[", md)
 
-    def handleMatch(
+    # Markdown's InlineProcessor takes (m, data) where its base Pattern takes (m): the stubs
+    # declare it so, and mypy checks an override against Pattern's.
+    def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         span = claim_at(data, m.start(0))
@@ -91,7 +93,7 @@ class VerbInlineProcessor(InlineProcessor):
         self.verbs = verbs
         self.id_prefix = id_prefix
 
-    def handleMatch(
+    def handleMatch(  # type: ignore[override]  # (m, data): as ClaimInlineProcessor's
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | None, int | None, int | None]:
         verb = m.group(0)

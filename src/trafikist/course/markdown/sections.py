@@ -18,8 +18,8 @@ class SectionTreeprocessor(Treeprocessor):
         for child in list(root):
             if child.tag == "h2":
                 section = etree.Element("section", {"class": "tk-section"})
-                if child.get("id"):
-                    section.set("aria-labelledby", child.get("id"))
+                if heading_id := child.get("id"):
+                    section.set("aria-labelledby", heading_id)
             if section is None:
                 continue
             root.remove(child)
