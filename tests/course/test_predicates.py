@@ -160,3 +160,48 @@ def test_a_verdict_names_the_step_that_decides_it(text: str, time: float, client
     assert verdict.step is not None
     step = trace["steps"][verdict.step]
     assert abs(step["t"] - time) < 0.001 and step["client"] == client, step
+
+
+def _decides(text: str, scenario: Path) -> tuple[Verdict, dict[str, object] | None]:
+    verdict = check(text, scenario)
+    trace = scenario_trace(scenario)
+    return verdict, (trace["steps"][verdict.step] if verdict.step is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("text", "scenario", "holds", "time", "command"),
+    [
+        # A place at a time: the step that last moved the job, not the last step before it.
+        ("j1 in pending from 2.8 to 4", PROMOTE, False, None, None),  # j1 never left schedule
+        ("j2 in schedule at 4.5", PROMOTE, True, None, None),
+        ("j1 in done at 9", PROMOTE, True, 3.215, "ZREM"),
+        # A count: the send that reached it, or the one that went past it.
+        ("consumer sends @promote 3 times", PROMOTE, False, 3.013, "EVALSHA"),  # the 4th
+        ("consumer sends @promote 13 times", PROMOTE, True, 9.857, "EVALSHA"),
+        ("consumer sends @promote 14 times", PROMOTE, False, 9.857, "EVALSHA"),  # the last
+        # A time: the send nearest to the time stated.
+        ("consumer sends @promote at 2.5", PROMOTE, False, 2.009, "EVALSHA"),
+        ("j1 reaches pending at 5", PROMOTE, False, 3.013, "EVALSHA"),
+        # A length, a pending count, a TTL: the step that last changed it.
+        ("stream events length 1 at end", COUNT, True, None, None),  # as the run began
+        ("pel events workers 1 at 5", COUNT, True, 0.001, "XREADGROUP"),
+        ("pel events workers 1 at end", COUNT, False, 6.411, "XACK"),
+        ("failures events:failures:1700000000000-0 ttl 60 at 5", COUNT, False, 0.203, "EXPIRE"),
+        ("failures events:failures:1700000000000-0 count 1 at 5", COUNT, True, 0.202, "INCR"),
+    ],
+)
+def test_the_deciding_step_is_the_one_that_made_the_predicate_true_or_false(
+    text: str, scenario: Path, holds: bool, time: float | None, command: str | None
+) -> None:
+    verdict, step = _decides(text, scenario)
+    assert verdict.holds is holds, verdict.why
+    if time is None:
+        assert step is None, step
+    else:
+        assert step is not None and abs(float(step["t"]) - time) < 0.0005, step  # type: ignore[arg-type]
+        assert step["argv"][0] == command, step  # type: ignore[index]
+
+
+def test_an_event_that_is_not_there_is_decided_by_the_nearest_one() -> None:
+    verdict = check("consumer refused at 6", DIVE_01)  # refused at 0, 1, 3, 7
+    assert not verdict.holds and verdict.event is not None and verdict.event["t"] == 7

@@ -104,9 +104,15 @@ class Expectation:
 class Verdict:
     holds: bool
     why: str = ""  # what the run shows instead, with the trace step
-    # What decides it, whether it holds or not: a trace step (its index) or an event of the run.
+    # The step that MADE the predicate true or false (a trace step's index, or an event of the
+    # run), the one place every reader takes it from (a question's deciding step, the evidence
+    # of a sentence): for a place at a time, the step that last moved the job (None: the job is
+    # where the run began it); for a count, the step that reached it (or went past it); for a
+    # length, a TTL or a pending count, the step that last changed it; for a time, the step
+    # (or event) at that time, or the nearest one when there is none there.
     step: int | None = None
     event: Event | None = None
+    place: str | None = None  # for a place predicate: where the job is at the moment decided
     # The run cannot answer it (a time outside the run, a job or client it does not have): a
     # false sentence, and an option of a question that checks nothing.
     unrunnable: bool = False
@@ -195,7 +201,7 @@ class _Run:
 
     def describe(self, index: int | None) -> str:
         if index is None:
-            return "before the first command"
+            return "no step has changed it since the run began"
         step = self.steps[index]
         reply = json.dumps(step["reply"], ensure_ascii=False)
         return (
@@ -262,6 +268,13 @@ def _matches(actual: float, stated: str) -> bool:
     return abs(actual - float(stated)) < 0.5 * 10.0**-decimals + 1e-9
 
 
+def _nearest(found: list[tuple[float, int]], t: float) -> int | None:
+    """Of (time, step) pairs, the step nearest to `t` (the earlier of two as near)."""
+    if not found:
+        return None
+    return min(found, key=lambda pair: abs(pair[0] - t))[1]
+
+
 def _times(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
@@ -277,11 +290,12 @@ def _in_at(run: _Run, f: dict[str, str]) -> Verdict:
     place = run.place_of(f["job"], state)
     decider = run.arrival(f["job"], index)
     if place == f["place"]:
-        return Verdict(True, step=decider)
+        return Verdict(True, step=decider, place=place)
     return Verdict(
         False,
         f"at {t:g} s {f['job']} is in {place or 'no place'} ({run.describe(decider)})",
         step=decider,
+        place=place,
     )
 
 
@@ -299,12 +313,16 @@ def _in_from(run: _Run, f: dict[str, str]) -> Verdict:
     for t, state, index in moments:
         place = run.place_of(f["job"], state)
         if place != f["place"]:
+            # The step that moved it out of the place (or, at the range's start, to where it
+            # is then), not merely the last step before the moment.
+            decider = run.arrival(f["job"], index)
             return Verdict(
                 False,
-                f"at {t:g} s {f['job']} is in {place or 'no place'} ({run.describe(index)})",
-                step=index,
+                f"at {t:g} s {f['job']} is in {place or 'no place'} ({run.describe(decider)})",
+                step=decider,
+                place=place,
             )
-    return Verdict(True, step=run.arrival(f["job"], moments[0][2]))
+    return Verdict(True, step=run.arrival(f["job"], moments[0][2]), place=f["place"])
 
 
 def _entries(run: _Run, job: str, place: str) -> list[tuple[float, int]]:
@@ -325,15 +343,15 @@ def _reaches(run: _Run, f: dict[str, str]) -> Verdict:
     entered = _entries(run, f["job"], f["place"])
     for t, index in entered:
         if _matches(t, f["t"]) or (f["t"] == "end" and t == run.duration):
-            return Verdict(True, step=index)
+            return Verdict(True, step=index, place=f["place"])
     if not entered:
         return Verdict(False, f"{f['job']} never moves into {f['place']} in the run")
-    index = entered[0][1]
+    nearest = _nearest(entered, run.time(f["t"]))
     times = ", ".join(f"{t:g}" for t, _ in entered)
     return Verdict(
         False,
-        f"{f['job']} moves into {f['place']} at {times} s ({run.describe(index)})",
-        step=index,
+        f"{f['job']} moves into {f['place']} at {times} s ({run.describe(nearest)})",
+        step=nearest,
     )
 
 
@@ -345,7 +363,10 @@ def _never(run: _Run, f: dict[str, str]) -> Verdict:
         return Verdict(True)
     t, index = entered[0]
     return Verdict(
-        False, f"{f['job']} moves into {f['place']} at {t:g} s ({run.describe(index)})", step=index
+        False,
+        f"{f['job']} moves into {f['place']} at {t:g} s ({run.describe(index)})",
+        step=index,
+        place=f["place"],
     )
 
 
@@ -364,11 +385,13 @@ def _sends_count(run: _Run, f: dict[str, str]) -> Verdict:
     if (unknown := run.known_client(f["client"])) is not None:
         return unknown
     sent = run.commands_of(f["client"], f["command"])
-    last = sent[-1][0] if sent else None
-    if len(sent) == int(f["n"]):
-        return Verdict(True, step=last)
+    wanted = int(f["n"])
+    if len(sent) == wanted:
+        return Verdict(True, step=sent[-1][0] if sent else None)  # the send that reached it
+    # Past the count: the send that went past it; short of it: the last send there was.
+    decider = sent[wanted][0] if len(sent) > wanted else (sent[-1][0] if sent else None)
     return Verdict(
-        False, f"{f['client']} sends {f['command']} {len(sent)} times in the run", step=last
+        False, f"{f['client']} sends {f['command']} {len(sent)} times in the run", step=decider
     )
 
 
@@ -381,11 +404,11 @@ def _sends_at(run: _Run, f: dict[str, str]) -> Verdict:
         found = next((index for index, step in sent if _matches(step["t"], stated)), None)
         if found is None:
             times = ", ".join(f"{step['t']:g}" for _, step in sent) or "never"
-            first = sent[0][0] if sent else None
+            nearest = _nearest([(step["t"], index) for index, step in sent], run.time(stated))
             return Verdict(
                 False,
                 f"{f['client']} sends {f['command']} at {times} s, not at {stated} s",
-                step=first,
+                step=nearest,
             )
         decider = found
     return Verdict(True, step=decider)
@@ -401,7 +424,10 @@ def _at(run: _Run, f: dict[str, str]) -> tuple[int, Step] | Verdict:
         _, index, step = min(near, key=lambda item: item[0])
         return index, step
     times = ", ".join(f"{step['t']:g}" for _, step in sent) or "never"
-    return Verdict(False, f"{f['client']} sends {f['command']} at {times} s, not at {f['t']} s")
+    nearest = _nearest([(step["t"], index) for index, step in sent], run.time(f["t"]))
+    return Verdict(
+        False, f"{f['client']} sends {f['command']} at {times} s, not at {f['t']} s", step=nearest
+    )
 
 
 def _replies(run: _Run, f: dict[str, str]) -> Verdict:
@@ -464,23 +490,41 @@ def _event(run: _Run, f: dict[str, str]) -> Verdict:
         decider = next((event for event in events if _matches(event["t"], stated)), None)
         if decider is None:
             times = ", ".join(f"{event['t']:g}" for event in events)
+            at = run.time(stated)
+            nearest = min(events, key=lambda event: abs(event["t"] - at)) if events else None
             return Verdict(
                 False,
                 f"{f['client']}'s '{f['event']}' events are at {times} s, not at {stated} s"
                 if events
                 else f"{f['client']} has no '{f['event']}' event in the run",
-                event=events[0] if events else None,
+                event=nearest,
             )
     return Verdict(True, event=decider)
 
 
-def _bus(run: _Run, f: dict[str, str], read: Callable[[State], object], what: str) -> Verdict:
+def _bus(
+    run: _Run,
+    f: dict[str, str],
+    read: Callable[[State], object],
+    what: str,
+    changes: Callable[[object, object], bool] = lambda before, now: before != now,
+) -> Verdict:
     t = run.time(f["t"])
     state, index = run.state_at(t)
     actual = read(state)
+    # The step that last changed the value (a length, a TTL, a count), not merely the last
+    # step before the moment; None: the value is the one the run began with.
+    changed = None
+    if index is not None:
+        before = read(run.trace["initial"])
+        for number in range(index + 1):
+            now = read(run.steps[number]["state"])
+            if changes(before, now):
+                changed = number
+            before = now
     if actual == int(f["n"]):
-        return Verdict(True, step=index)
-    return Verdict(False, f"at {t:g} s {what} is {actual} ({run.describe(index)})", step=index)
+        return Verdict(True, step=changed)
+    return Verdict(False, f"at {t:g} s {what} is {actual} ({run.describe(changed)})", step=changed)
 
 
 def _stream(run: _Run, f: dict[str, str]) -> Verdict:
@@ -501,7 +545,14 @@ def _failures(run: _Run, f: dict[str, str]) -> Verdict:
             return None
         return entry["ttl"] if f["what"] == "ttl" else entry["count"]
 
-    return _bus(run, f, read, f"the {f['what']} of {f['key']}")
+    def set_again(before: object, now: object) -> bool:
+        # A TTL counts down with the clock: a step changes it only when it sets, drops or
+        # makes the key (the countdown between two steps is no step's doing).
+        counting = isinstance(before, int) and isinstance(now, int) and 0 <= now <= before
+        return before != now and not counting
+
+    changes = set_again if f["what"] == "ttl" else (lambda before, now: before != now)
+    return _bus(run, f, read, f"the {f['what']} of {f['key']}", changes)
 
 
 _FORMS: dict[str, Callable[[_Run, dict[str, str]], Verdict]] = {
