@@ -665,6 +665,21 @@ def test_a_transcript_edit_is_checked_again(project: Path) -> None:
     )
 
 
+def test_a_front_matter_source_comment_edit_is_checked_again(project: Path) -> None:
+    """A field's source comment is in the page's file and nowhere else: after a good build, an
+    edit of it is checked again (the checks' memo used to keep the page's verdict)."""
+    quote = "A due job stays in schedule until a client sends the first"
+    edit(project / MODULE, "summary: >-", f'# seed: "{quote}"\nsummary: >-')
+    assert core_build(project) is None
+    edit(project / MODULE, quote, "Words the seed never says.")  # the same lines: the same body
+    line = line_of(project / MODULE, "summary: >-")
+    message = core_build(project)
+    assert message is not None and ONE_LINE.match(message), message
+    assert message.startswith(
+        f'{MODULE}:{line}: the source comment cites "Words the seed never says.", which the seed'
+    ), message
+
+
 def test_two_predicates_of_one_sentence_are_one_line(project: Path) -> None:
     """A changed run that two predicates of one sentence no longer hold is one slip: named
     once, with a count."""

@@ -1,7 +1,8 @@
-"""Valkey statements and their proofs (trafikist.checks.valkey), in-process, on a one-page course
-of each test's own: each statement that says how a Valkey command, a Modules API call or a
-command flag behaves is proven by a transcript step the page shows, Valkey's command table or a
-pinned documentation quote, or the build refuses it with one `FILE:LINE: what. Fix: how.`."""
+"""Valkey statements and their proofs (trafikist.checks.valkey_statements), in-process, on a
+one-page course of each test's own: each statement that says how a Valkey command, a Modules
+API call or a command flag behaves is proven by a transcript step the page shows, Valkey's
+command table or a pinned documentation quote, or the build refuses it with one `FILE:LINE:
+what. Fix: how.`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from support import ROOT
 from trafikist.base.errors import CourseError
-from trafikist.checks.valkey import named_in
+from trafikist.checks.valkey_statements import named_in
 from trafikist.core.site import load_site
 from trafikist.registry.valkey import load_valkey_table
 

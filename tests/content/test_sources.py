@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from support import ROOT, SEED
-from trafikist.checks.provenance import Sentence, page_sentences
 from trafikist.checks.seed import load_seed, normalize
+from trafikist.checks.sentences import Sentence, page_sentences
 from trafikist.course.loader import load_course
 
 PUBLISHED = SEED

@@ -18,7 +18,7 @@ from support import ROOT
 from support.transcripts import _wait_until_blocked, run_transcript
 from support.valkey import RealValkey, RespClient, command_table
 from trafikist.base.errors import display_path
-from trafikist.checks.valkey import reply_holds, transcript_proofs
+from trafikist.checks.transcripts import reply_holds, transcript_proofs
 from trafikist.core.site import load_site
 from trafikist.course.transcripts import command_file, shown_steps
 

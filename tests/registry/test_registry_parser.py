@@ -19,7 +19,7 @@ from trafikist.registry import (
     resolve_registry_path,
     rust,
 )
-from trafikist.registry.model import ALL_FIELDS
+from trafikist.registry.rows import ALL_FIELDS
 
 BUS_VERBS = ("EMQ.APPEND", "EMQ.PUBLISH", "EMQ.FAILURES.INCR")
 SEED_VERBS = ("EMQ.PROMOTE", "EMQ.STALLED.CHECK")

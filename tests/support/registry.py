@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 from trafikist.base.errors import Problem
+from trafikist.checks.against_registry import check_course
 from trafikist.checks.manifest import load_manifest
-from trafikist.checks.page import check_course
 from trafikist.course.loader import load_course
 from trafikist.registry import load_registry
 

@@ -8,66 +8,63 @@ It runs, in order:
 - every `id:` link names a page (`links.check_id_links`);
 - each page written by an author: first its syntax (`blocks`: every block closed and known,
   every comment closed, each generated block once and where its data is; a page that fails
-  here is checked no further), then (`page.check_page`) its registry excerpts, verbs, claims
-  (`claims`) and library names, and the provenance of every sentence about trafikey or
-  EchoMQ (`provenance`, against the seed: `seed`, numbers read by `quantity`); then the
-  expectations and choice markers of what the model's runs show (`expectations`); every
-  question's key and explanations (`questions`); and every Valkey statement's proof
-  (`valkey`, against Valkey's command table and pinned documentation quotes, and the
-  transcripts the page shows);
+  here is checked no further), then the checks of `PAGE_CHECKS`: its registry excerpts, verbs,
+  claims (`claims`) and library names (`against_registry`); the provenance of every sentence
+  about trafikey or EchoMQ (`provenance`, against the seed: `seed`, numbers read by
+  `quantity`); the expectations and choice markers of what the model's runs show
+  (`expectations`); every Valkey statement's proof (`valkey_statements`, against Valkey's
+  command table, its pinned documentation and the transcripts the page shows: `transcripts`);
+  every question's key and explanations (`questions`). The checks that read sentences take
+  them from `sentences`;
 - every link's anchor, and no relative path (`links.check_link_targets`).
 
-A page's problems are kept in the one memo of the checks (`memo.CHECKS`) by everything they
-read, so a preview that rebuilds after one module's edit checks that module again only.
+Each check of a page declares what it reads (`inputs.PageCheck`: the facts, the files beside
+the page), and its problems are kept in the one memo of the checks (`memo.CHECKS`) under a key
+built from that declaration, so a preview that rebuilds after one module's edit checks that
+module again only, and an edit to a file a check reads checks the page again.
 The built site's links, which only an engine with no link validation of its own needs
 (Zensical), are checked by `links.dead_links_in` on the finished HTML.
 
-A new check goes here: a module of its own, called from `check_site` (or from `check_page` when
-it reads one page), with a `Problem` for each finding (file, line, what, fix).
+A new check goes here: a module of its own that returns a `Problem` for each finding (file,
+line, what, fix), called from `check_site`, or, when it reads one page, declared as a
+`PageCheck` (what it reads) and listed in `PAGE_CHECKS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Callable
 
 from trafikist.base.errors import Problem
-from trafikist.base.files import file_signature
 from trafikist.base.reading import reading
+from trafikist.checks import (
+    against_registry,
+    expectations,
+    provenance,
+    questions,
+    valkey_statements,
+)
 from trafikist.checks.blocks import check_blocks
-from trafikist.checks.expectations import check_page_runs
+from trafikist.checks.inputs import Fact, Facts, PageCheck
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import remembered
-from trafikist.checks.page import check_page, one_per_line
-from trafikist.checks.questions import check_question_ids, check_questions
+from trafikist.checks.questions import check_question_ids
 from trafikist.checks.seed import Seed
-from trafikist.checks.valkey import check_valkey
-from trafikist.course.examples import example_path
-from trafikist.course.questions import module_folder
 from trafikist.course.render import Renderer
-from trafikist.course.runs import model_signature
 from trafikist.course.structure import Course, Page
-from trafikist.course.transcripts import command_file
-from trafikist.registry import Registry
-from trafikist.registry.valkey import ValkeyDocs, ValkeyTable
 
-__all__ = ["Facts", "check_site"]
+__all__ = ["PAGE_CHECKS", "Facts", "PageCheck", "check_site"]
 
-
-@dataclass(frozen=True)
-class Facts:
-    """What the checks check the course against: trafikey's registry, the library manifest,
-    the seed, and Valkey's command table and pinned documentation."""
-
-    registry: Registry
-    manifest: Manifest
-    seed: Seed
-    valkey: ValkeyTable
-    valkey_docs: ValkeyDocs
-
-    def signature(self) -> str:
-        files = [self.registry.root, self.manifest.file, self.seed.file]
-        return file_signature([*files, self.valkey.file, self.valkey_docs.file])
+# The checks of one page, in the order their problems are named (trafikist.checks.inputs: what
+# each reads, which keys its verdict in the memo).
+PAGE_CHECKS: tuple[PageCheck, ...] = (
+    against_registry.CHECK,
+    provenance.CHECK,
+    expectations.CHECK,
+    valkey_statements.CHECK,
+    questions.CHECK,
+)
 
 
 def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem]:
@@ -76,11 +73,11 @@ def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem
     problems = _manifest_against_seed(facts.manifest, facts.seed)
     problems += check_id_links(course)
     problems += check_question_ids(course)
-    inputs = facts.signature()
+    signatures = facts.signatures()
     for page in course.pages.values():
         if page.source is not None:
             with reading(page.source):  # what the build guard names if a check breaks
-                problems += _page_problems(page, facts, inputs)
+                problems += _page_problems(page, facts, signatures)
     problems += check_link_targets(course, renderer)
     unique: dict[tuple[str, int | None, str], Problem] = {}
     for problem in problems:
@@ -103,55 +100,39 @@ def _manifest_against_seed(manifest: Manifest, seed: Seed) -> list[Problem]:
     ]
 
 
-def _page_problems(page: Page, facts: Facts, inputs: str) -> list[Problem]:
-    """The page's registry checks, provenance and runs, kept while nothing they read changes:
-    the page's text, its front matter and duties, its scenarios, the model and the registry."""
-    key = (
-        "page",
-        inputs,
-        str(page.source),
-        page.body_line,
-        page.body,
-        repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
-        repr(page.duties),
-        _runs_signature(page),
-        _transcripts_signature(page),
-    )
+def _page_problems(page: Page, facts: Facts, signatures: dict[Fact, str]) -> list[Problem]:
+    """The page's problems: each check's, kept while nothing it declares it reads changes."""
     # A page whose blocks or comments are broken is read wrongly by every other check: its
     # syntax is the slip to fix, and the only one named.
     broken = check_blocks(page)
     if broken:
         return broken
-    found = remembered(
-        key,
-        lambda: one_per_line(
-            check_page(page, facts.registry, facts.manifest, facts.seed)
-            + check_page_runs(page)
-            + check_valkey(page, facts.seed, facts.valkey, facts.valkey_docs)
-            + check_questions(page, facts.registry, facts.manifest, facts.seed)
-        ),
-    )
-    return list(found)
+    problems: list[Problem] = []
+    for check in PAGE_CHECKS:
+        problems += remembered(check.key(page, signatures), _running(check, page, facts))
+    return one_per_line(problems)
 
 
-def _transcripts_signature(page: Page) -> str:
-    """The command lists of the transcripts a page shows (`transcript: NAME`): an edit there
-    checks the page again."""
-    if "transcript:" not in page.body:
-        return ""
-    assert page.source is not None
-    module = module_folder(page) or page.source.parent
-    return file_signature([command_file(module, "x").parent], "*.txt")
+def _running(check: PageCheck, page: Page, facts: Facts) -> Callable[[], list[Problem]]:
+    return lambda: check.run(page, facts)
 
 
-def _runs_signature(page: Page) -> str:
-    """What a page's expectations read besides its text: its scenarios and the model's code."""
-    if not page.duties and "{expect:" not in page.body and "/// check" not in page.body:
-        return ""
-    assert page.source is not None
-    module = module_folder(page) or page.source.parent  # a dive's runs are its module's
-    return (
-        model_signature()
-        + "\n"
-        + file_signature([module / "scenarios", *filter(None, [example_path(page)])], "*.yml")
-    )
+def one_per_line(problems: list[Problem]) -> list[Problem]:
+    """One problem per line of a file: the checks that one slip breaks there (the predicates
+    of one sentence on a changed run, the proofs of one sentence on a changed transcript, a
+    sentence both unsourced and unchecked) are named once, by the first, with a count of the
+    others. An error comes before what fails a strict build only."""
+    groups: dict[tuple[str, int | None], list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault((str(problem.file), problem.line), []).append(problem)
+    merged = []
+    for group in groups.values():
+        group.sort(key=lambda problem: problem.strict_only)
+        first, more = group[0], len(group) - 1
+        if more and first.line is not None:
+            what = first.what.rstrip()
+            what += "" if what.endswith((".", "?", "!")) else "."
+            count = "1 more problem" if more == 1 else f"{more} more problems"
+            first = dataclasses.replace(first, what=f"{what} This line has {count} too.")
+        merged.append(first)
+    return merged

@@ -27,7 +27,7 @@ from trafikist.checks.manifest import Manifest
 from trafikist.checks.quantity import parse_quantity
 from trafikist.course.syntax import split_predicates
 from trafikist.registry import hostapi
-from trafikist.registry.model import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
+from trafikist.registry.rows import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
 
 ROW_CLAIM = re.compile(
     r"^(?P<selector>[A-Z*?][A-Z0-9_.*?]*?)\.(?P<field>[a-z]+)"

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import Problem, display_path
-from trafikist.checks.provenance import COURSE_NUMBERS, Sentence, page_sentences
+from trafikist.checks.inputs import PageCheck, runs
+from trafikist.checks.provenance import COURSE_NUMBERS
+from trafikist.checks.sentences import Sentence, page_sentences
 from trafikist.course import syntax
 from trafikist.course.examples import example_path, missing_scenario
 from trafikist.course.predicates import (
@@ -25,7 +27,7 @@ from trafikist.course.predicates import (
     parse,
 )
 from trafikist.course.runs import RunChangeError, scenario_trace
-from trafikist.course.structure import Duty, Page
+from trafikist.course.structure import Page
 from trafikist.course.syntax import plain, split_predicates
 from trafikist.model.choices import CHOICE_IDS
 
@@ -61,7 +63,7 @@ def check_page_runs(page: Page) -> list[Problem]:
     section = _worked_example_range(page.body)
     for sentence in page_sentences(page):
         duty = duties.get((str(sentence.file), sentence.line))
-        scenario = _duty_scenario(duty) if duty is not None else scenario_of_page
+        scenario = duty.default_scenario if duty is not None else scenario_of_page
         spans = list(syntax.find_spans(sentence.markdown))
         for span in spans:
             if span.kind == "choice":
@@ -112,6 +114,10 @@ def check_page_runs(page: Page) -> list[Problem]:
     return problems
 
 
+# The runs read the registry too: the model runs its verbs by the registry's rows.
+CHECK = PageCheck("runs", lambda page, facts: check_page_runs(page), ("registry",), (runs,))
+
+
 # The sentence of a worked example that lists the model's own choices its run relies on.
 CHOICES_LIST = re.compile(r"^Values that are the model's own choice\b")
 
@@ -138,12 +144,6 @@ def _check_choices_list(
             strict_only=True,
         )
     ]
-
-
-def _duty_scenario(duty: Duty) -> Path | None:
-    if not duty.scenarios:
-        return None
-    return duty.source.parent / "scenarios" / f"{duty.scenarios[0]}.yml"
 
 
 def _worked_example_range(body: str) -> tuple[int, int] | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.claims import ClaimSyntaxError, evaluate
+from trafikist.checks.inputs import PageCheck, runs
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.seed import Seed
 from trafikist.course.questions import KINDS, Option, Outcome, Question, outcome, page_questions
@@ -61,6 +62,14 @@ def check_questions(
         wrong_fields = _fields(question)
         problems += wrong_fields or _check(question, registry, manifest, seed)
     return problems
+
+
+CHECK = PageCheck(
+    "questions",
+    lambda page, facts: check_questions(page, facts.registry, facts.manifest, facts.seed),
+    facts=("registry", "manifest", "seed"),
+    files=(runs,),
+)
 
 
 def check_question_ids(course: Course) -> list[Problem]:

@@ -124,8 +124,8 @@ class MarkdownCache:
         if not caches_enabled() or page.source is None:
             return render()
         parts: list[object] = [self.course_key, page.id, page.body, page.meta, repr(page.duties)]
-        if page.duties:
-            parts.append(files_signature([page.source.parent / "scenarios"]))
+        if page.duties and page.scenarios_folder is not None:
+            parts.append(files_signature([page.scenarios_folder]))
         example = example_path(page)
         if example is not None and example.is_file():
             parts.append(example.read_bytes())

@@ -27,7 +27,16 @@ from trafikist.course.sources import (
     read_text,
     yaml_source_quotes,
 )
-from trafikist.course.structure import Book, Course, Duty, Kind, Page, Status
+from trafikist.course.structure import (
+    SCENARIOS_FOLDER,
+    Book,
+    Course,
+    Duty,
+    Kind,
+    Page,
+    Status,
+    scenario_file,
+)
 from trafikist.model import Scenario, ScenarioError
 
 COURSE_FILE = "course.yml"
@@ -311,7 +320,7 @@ def _load_duties(folder: Path) -> list[Duty]:
             )
         seen.add(entry.id)
         for number, name in enumerate(entry.scenarios):
-            scenario = folder / "scenarios" / f"{name}.yml"
+            scenario = scenario_file(folder, name)
             if not scenario.is_file():
                 raise CourseError.at(
                     path,
@@ -347,7 +356,7 @@ def _load_duties(folder: Path) -> list[Duty]:
 
 
 def _known_scenarios(folder: Path) -> str:
-    names = sorted(path.stem for path in (folder / "scenarios").glob("*.yml"))
+    names = sorted(path.stem for path in (folder / SCENARIOS_FOLDER).glob("*.yml"))
     return f" ({', '.join(names)})." if names else "."
 
 
@@ -362,7 +371,7 @@ def _check_processes(
     wanted = [entry.process] if entry.process is not None else list(entry.processes or [])
     known: dict[str, None] = {}
     for name in scenarios:
-        for process in check_scenario(folder / "scenarios" / f"{name}.yml").processes:
+        for process in check_scenario(scenario_file(folder, name)).processes:
             known[process.name] = None
             known[process.kind] = None
     for name in wanted:

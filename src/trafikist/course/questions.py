@@ -52,7 +52,7 @@ from trafikist.course.predicates import (
 )
 from trafikist.course.runs import scenario_trace
 from trafikist.course.sources import line_of_path, load_yaml_node
-from trafikist.course.structure import Kind, Page
+from trafikist.course.structure import Kind, Page, scenario_file
 from trafikist.model.choices import CHOICE_IDS
 from trafikist.model.trace import Reply, Trace, jobs_in
 from trafikist.model_view.draw import render_result_html
@@ -301,7 +301,7 @@ def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
     assert page.source is not None
     label = " ".join(str(data["run"]).split())
     match = RUN.match(label)
-    module = module_folder(page)
+    module = page.module_folder
     if match is None:
         raise CourseError.at(
             page.source,
@@ -326,15 +326,15 @@ def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
         duty_id = match["duty"]
         owner = page if page.kind is Kind.MODULE else page.parent
         duty = next((d for d in (owner.duties if owner else []) if d.id == duty_id), None)
-        if duty is not None and duty.scenarios:
-            scenario = duty.source.parent / "scenarios" / f"{duty.scenarios[0]}.yml"
+        if duty is not None:
+            scenario = duty.default_scenario
     elif match["example"]:
         path = example_path(page)
         scenario = path if path is not None and path.is_file() else None
     elif module is not None:
-        path = module / "scenarios" / f"{match['scenario']}.yml"
+        path = scenario_file(module, match["scenario"])
         scenario = path if path.is_file() else None
-    return RunSpec(label, scenario, overrides or None, duty_id, _known_runs(page, module))
+    return RunSpec(label, scenario, overrides or None, duty_id, _known_runs(page))
 
 
 def _did_you_mean(label: str, known: tuple[str, ...]) -> str:
@@ -345,7 +345,7 @@ def _did_you_mean(label: str, known: tuple[str, ...]) -> str:
     return f" (its runs: {', '.join(known)}){hint}"
 
 
-def _known_runs(page: Page, module: Path | None) -> tuple[str, ...]:
+def _known_runs(page: Page) -> tuple[str, ...]:
     """Every `run:` a question of `page` can name: its module's duties that have a run, its
     worked example, and its module's scenario files."""
     owner = page if page.kind is Kind.MODULE else page.parent
@@ -353,18 +353,10 @@ def _known_runs(page: Page, module: Path | None) -> tuple[str, ...]:
     example = example_path(page)
     if example is not None and example.is_file():
         runs.append("worked example")
-    if module is not None and (module / "scenarios").is_dir():
-        runs += sorted(f"scenario {path.stem}" for path in (module / "scenarios").glob("*.yml"))
+    scenarios = page.scenarios_folder
+    if scenarios is not None and scenarios.is_dir():
+        runs += sorted(f"scenario {path.stem}" for path in scenarios.glob("*.yml"))
     return tuple(runs)
-
-
-def module_folder(page: Page) -> Path | None:
-    """The folder of the module a page belongs to (its scenarios/ and transcripts/)."""
-    if page.source is None:
-        return None
-    if page.kind is Kind.DIVE and page.parent is not None and page.parent.source is not None:
-        return page.parent.source.parent
-    return page.source.parent if page.kind is Kind.MODULE else None
 
 
 # -- what the run shows --------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK
 from trafikist.course.structure import Book, Course, Kind, Page, Status
 from trafikist.model.choices import MODEL_CHOICES
 from trafikist.registry import rust
-from trafikist.registry.model import Registry, Row, command_page_id, command_slug
+from trafikist.registry.rows import Registry, Row, command_page_id, command_slug
 
 REFERENCE_BOOK_ID = "reference"
 CHOSEN_NOTE = "the model's own choice, not trafikey's"

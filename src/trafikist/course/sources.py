@@ -293,21 +293,3 @@ def read_front_matter(path: Path) -> FrontMatterDocument:
         body_line=index + 2,
         node=node,
     )
-
-
-def require_fields(
-    data: dict[str, Any],
-    fields: tuple[str, ...],
-    path: Path,
-    line: int | None,
-    what: str,
-) -> None:
-    for name in fields:
-        value = data.get(name)
-        if value is None or (isinstance(value, str) and not value.strip()):
-            raise CourseError.at(
-                path,
-                line,
-                f"{what} is missing the required field '{name}'.",
-                f"Add '{name}: …' (required: {', '.join(fields)}).",
-            )

@@ -27,6 +27,15 @@ class Kind(StrEnum):
     REVIEW = "review"  # Check yourself: every question of the course (trafikist.course.review)
 
 
+# A module's scenarios, beside its module.md and duties.yml: scenarios/NAME.yml.
+SCENARIOS_FOLDER = "scenarios"
+
+
+def scenario_file(module_folder: Path, name: str) -> Path:
+    """The scenario NAME of the module whose folder is `module_folder`."""
+    return module_folder / SCENARIOS_FOLDER / f"{name}.yml"
+
+
 STATUS_LEGEND = {
     Status.BUILT: "page ready to read",
     Status.PLANNED: "page not written yet",
@@ -68,6 +77,22 @@ class Page:
     # The status the published course (the seed) shows for a lesson this site has not written:
     # a card that points to it keeps the published badge and says the site lacks it.
     published_status: Status | None = None
+
+    @property
+    def module_folder(self) -> Path | None:
+        """The folder of the module the page belongs to (its duties.yml, scenarios/ and
+        transcripts/): a module's own, a dive's module's; None for any other page."""
+        if self.kind is Kind.DIVE and self.parent is not None:
+            return self.parent.module_folder
+        if self.kind is Kind.MODULE and self.source is not None:
+            return self.source.parent
+        return None
+
+    @property
+    def scenarios_folder(self) -> Path | None:
+        """Its module's scenarios/, or None for a page of no module."""
+        module = self.module_folder
+        return module / SCENARIOS_FOLDER if module is not None else None
 
     @property
     def number_label(self) -> str:
@@ -127,6 +152,14 @@ class Duty:
 
     def line_of(self, name: str) -> int:
         return self.lines.get(name, self.line)
+
+    @property
+    def default_scenario(self) -> Path | None:
+        """The scenario the duty runs by default (its first): the widget's baked run, the run
+        its sentences and a question's `run: duty ID` are about; None for a duty without one."""
+        if not self.scenarios:
+            return None
+        return scenario_file(self.source.parent, self.scenarios[0])  # beside duties.yml
 
 
 @dataclass

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
+from trafikist.model.command import Block, Command
 from trafikist.model.errors import NOT_INTEGER, ReplyError, syntax_error
-from trafikist.model.protocol import Block, Command
 from trafikist.model.values import (
     INT64_MAX,
     INT64_MIN,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from trafikist.model import builtins, streams
+from trafikist.model.command import BLOCKED, Block, Command, Handler, ScriptFunction
 from trafikist.model.errors import WRONGTYPE, ReplyError
-from trafikist.model.protocol import BLOCKED, Block, Command, Handler, ScriptFunction
 from trafikist.model.values import as_bytes
 
 __all__ = ["BLOCKED", "Block", "Command", "Connection", "Handler", "Server", "command_from_row"]

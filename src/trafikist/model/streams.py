@@ -11,8 +11,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from trafikist.model.builtins import OK, Status
+from trafikist.model.command import Block, Command
 from trafikist.model.errors import INVALID_STREAM_ID, ReplyError, syntax_error
-from trafikist.model.protocol import Block, Command
 from trafikist.model.values import (
     INT64_MAX,
     UINT64_MAX,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from trafikist.registry.loader import ENV_VAR, load_registry, resolve_registry_path
-from trafikist.registry.model import (
+from trafikist.registry.rows import (
     FieldValue,
     Registry,
     Row,

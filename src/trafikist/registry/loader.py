@@ -8,7 +8,7 @@ from pathlib import Path
 from trafikist.base.errors import CourseError, Problem
 from trafikist.base.files import read_source_text
 from trafikist.registry import hostapi, rust
-from trafikist.registry.model import Registry, Row
+from trafikist.registry.rows import Registry, Row
 
 ENV_VAR = "TRAFIKIST_REGISTRY"
 OPTION = "registry"

@@ -17,7 +17,7 @@ from typing import Any
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser
 
-from trafikist.registry.model import ALL_FIELDS, FieldValue, Row
+from trafikist.registry.rows import ALL_FIELDS, FieldValue, Row
 
 RUST = Language(tree_sitter_rust.language())
 HOST_PREFIXES = ("ValkeyModule_", "RedisModule_")

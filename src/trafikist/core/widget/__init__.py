@@ -70,7 +70,7 @@ class DutyWidget:
             if page.source is None:
                 continue
             for duty in page.duties:
-                run = bake_duty(page.source.parent, duty)
+                run = bake_duty(duty)
                 if run is not None:
                     self.runs[f"{page.id}/{duty.id}"] = run
         if self.runs:  # no scenario anywhere: the static form needs no runtime

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import CourseError
@@ -19,8 +18,6 @@ from trafikist.model import ScenarioError
 from trafikist.model.trace import Trace
 from trafikist.model_view.controls import controls_of
 from trafikist.model_view.live import canonical_json, result_of
-
-SCENARIOS_FOLDER = "scenarios"
 
 
 @dataclass(frozen=True)
@@ -47,12 +44,11 @@ class BakedRun:
         ).encode()
 
 
-def bake_duty(module_folder: Path, duty: Duty) -> BakedRun | None:
+def bake_duty(duty: Duty) -> BakedRun | None:
     """The duty's default (first) scenario, run and drawn; None for a duty without one."""
-    if not duty.scenarios:
+    path = duty.default_scenario
+    if path is None:
         return None
-    name = duty.scenarios[0]
-    path = module_folder / SCENARIOS_FOLDER / f"{name}.yml"
     data = load_scenario(path)
     # The same run the duty's expectations check (trafikist.course.runs), after the JSON round
     # trip the page's copy goes through, so the baked drawing is what the page compares with.
@@ -63,7 +59,7 @@ def bake_duty(module_folder: Path, duty: Duty) -> BakedRun | None:
         raise CourseError.at(path, None, str(error), "See docs/scenarios.md.") from None
     return BakedRun(
         duty_id=duty.id,
-        scenario_name=name,
+        scenario_name=path.stem,
         scenario=data,
         trace=trace,
         markup=result_of(trace)["markup"],

@@ -30,7 +30,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from trafikist.course.syntax import VERB, claim_at
-from trafikist.registry.model import command_slug
+from trafikist.registry.rows import command_slug
 
 # The page that lists the model's own choices (trafikist.course.reference), and the marker.
 CHOICES_PAGE_ID = "model-choices"

@@ -1,4 +1,5 @@
-"""The build-time checks: every excerpt, verb, claim and library name against the registry.
+"""The registry checks: every excerpt, verb, claim and library name of a page against trafikey's
+registry and the library manifest.
 
     1. excerpts      a `quotes: registry` excerpt matches registry::TABLE field by field
     2. verbs         every EMQ.* verb a page names is a row (or the page says it is absent)
@@ -10,14 +11,13 @@ Each problem names the file and line, what is wrong and the fix.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trafikist.base.errors import CourseError, Problem
+from trafikist.base.errors import Problem
 from trafikist.checks.claims import (
     FORMS,
     ClaimSyntaxError,
@@ -25,15 +25,14 @@ from trafikist.checks.claims import (
     evaluate,
     split_expressions,
 )
+from trafikist.checks.inputs import PageCheck
 from trafikist.checks.manifest import Manifest
-from trafikist.checks.provenance import check_provenance
-from trafikist.checks.seed import Seed
+from trafikist.checks.sentences import readable_questions
 from trafikist.course import syntax
-from trafikist.course.questions import Question, page_questions
 from trafikist.course.structure import Course, Page
 from trafikist.course.syntax import Excerpt, Fence
 from trafikist.registry import rust
-from trafikist.registry.model import Registry, Row
+from trafikist.registry.rows import Registry, Row
 
 MANIFEST_FIX = "registry/library.yml"
 
@@ -47,43 +46,17 @@ class Text:
     line_at: Callable[[int], int | None]
 
 
-def one_per_line(problems: list[Problem]) -> list[Problem]:
-    """One problem per line of a file: the checks that one slip breaks there (the predicates
-    of one sentence on a changed run, the proofs of one sentence on a changed transcript, a
-    sentence both unsourced and unchecked) are named once, by the first, with a count of the
-    others. An error comes before what fails a strict build only."""
-    groups: dict[tuple[str, int | None], list[Problem]] = {}
-    for problem in problems:
-        groups.setdefault((str(problem.file), problem.line), []).append(problem)
-    merged = []
-    for group in groups.values():
-        group.sort(key=lambda problem: problem.strict_only)
-        first, more = group[0], len(group) - 1
-        if more and first.line is not None:
-            what = first.what.rstrip()
-            what += "" if what.endswith((".", "?", "!")) else "."
-            count = "1 more problem" if more == 1 else f"{more} more problems"
-            first = dataclasses.replace(first, what=f"{what} This line has {count} too.")
-        merged.append(first)
-    return merged
-
-
-def check_course(
-    course: Course, registry: Registry, manifest: Manifest, seed: Seed | None = None
-) -> list[Problem]:
-    """All the checks over every page written by an author; an empty list when all hold."""
+def check_course(course: Course, registry: Registry, manifest: Manifest) -> list[Problem]:
+    """The four checks over every page written by an author; an empty list when all hold."""
     problems: list[Problem] = []
     for page in course.pages.values():
         if page.source is not None:
-            problems.extend(check_page(page, registry, manifest, seed))
+            problems.extend(check_against_registry(page, registry, manifest))
     return _unique(problems)
 
 
-def check_page(
-    page: Page, registry: Registry, manifest: Manifest, seed: Seed | None = None
-) -> list[Problem]:
-    """The four checks, and with the seed the provenance of every sentence
-    (trafikist.checks.provenance)."""
+def check_against_registry(page: Page, registry: Registry, manifest: Manifest) -> list[Problem]:
+    """The four checks of one page."""
     assert page.source is not None
     scanned = syntax.scan(page.body)
     problems = list(_check_fences(page.source, scanned.fences, page.body_line, registry))
@@ -99,9 +72,14 @@ def check_page(
         reader = _without_expressions(text.text)
         problems.extend(_check_verbs(text, reader, registry, exempt))
         problems.extend(_check_library(text, reader, manifest))
-    if seed is not None:
-        problems.extend(check_provenance(page, seed, set(registry.rows), scanned))
     return problems
+
+
+CHECK = PageCheck(
+    "registry",
+    lambda page, facts: check_against_registry(page, facts.registry, facts.manifest),
+    facts=("registry", "manifest"),
+)
 
 
 def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
@@ -116,7 +94,7 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
             yield Text(duty.source, duty.text(name), _always(duty.line_of(name)))
     # A question's prompt, options and explanations are read like the page's prose: their
     # claims hold, their verbs and library names exist.
-    for question in _questions(page):
+    for question in readable_questions(page):
         parts = [(question.prompt, question.line)]
         parts += [(option.text, option.line) for option in question.options]
         parts += [(item.text, item.line) for item in question.items]
@@ -128,16 +106,6 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
 def _always(line: int | None) -> Callable[[int], int | None]:
     """The line of a text that sits on one line, whatever the offset."""
     return lambda _offset: line
-
-
-def _questions(page: Page) -> list[Question]:
-    """The page's questions; one that cannot be read is trafikist.checks.questions' to name."""
-    if "/// check" not in page.body:
-        return []
-    try:
-        return page_questions(page)
-    except CourseError:
-        return []
 
 
 # ---------------------------------------------------------------- 1. excerpts

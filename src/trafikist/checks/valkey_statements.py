@@ -20,27 +20,28 @@ a marked span around the statement, `[sentence]{valkey: PROOF; PROOF …}`, each
 The tests replay every transcript on a real Valkey and compare it with the page, so a step's
 reply is Valkey's; and they compare the command table with the live server's.
 
-A transcript the page shows is an excerpt that names its command list (`transcript: NAME`): the
-build checks that the list exists in the module's transcripts/, that the page shows its commands
-in order, and that its caption names the snapshot's Valkey version. A link to a command's page
-(`https://valkey.io/commands/NAME/`) names a command of the table.
+The transcripts a page shows, which a proof's step cites, are trafikist.checks.transcripts'. A
+link to a command's page (`https://valkey.io/commands/NAME/`) names a command of the table.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 from trafikist.base.errors import Problem
-from trafikist.base.files import read_source_text
-from trafikist.checks.provenance import Sentence, page_sentences
+from trafikist.checks.inputs import PageCheck, source_file, transcripts
 from trafikist.checks.seed import Seed
+from trafikist.checks.sentences import Sentence, page_sentences, shortened
+from trafikist.checks.transcripts import (
+    TRANSCRIPT_PROOF,
+    Shown,
+    shown_transcripts,
+    transcript_disproof,
+)
 from trafikist.course import syntax
 from trafikist.course.sources import SOURCE_COMMENT
-from trafikist.course.structure import Kind, Page
-from trafikist.course.transcripts import command_file, parse_commands, shown_steps
+from trafikist.course.structure import Page
 from trafikist.registry.valkey import (
     TEXT_FIELDS,
     WORD_FIELDS,
@@ -59,9 +60,6 @@ FLAG = re.compile(
 NOUNS = {"TTL", "ACL"}
 AS_A_COMMAND = re.compile(r"\s+(?:replies|returns|command)\b")
 COMMAND_LINK = re.compile(r"https://valkey\.io/commands/(?P<name>[a-z0-9-]+)/?")
-TRANSCRIPT_PROOF = re.compile(
-    r"^(?P<name>[a-z0-9][a-z0-9-]*)#(?P<step>\d+)\s+(?P<how>replies|shows)\s+(?P<value>.+)$"
-)
 TABLE_PROOF = re.compile(
     r"^(?P<command>[A-Za-z][A-Za-z0-9|]*(?: [A-Z][A-Z0-9]*)?)\.(?P<field>[a-z_]+)"
     r"\s*(?P<op>!=|=|\bhas\b|\blacks\b)\s*(?P<value>.*)$"
@@ -79,115 +77,23 @@ FIX_UNPROVEN = (
 )
 
 
-@dataclass(frozen=True)
-class Shown:
-    """A transcript a page shows: the excerpt's line, its command list, its steps."""
-
-    name: str
-    line: int
-    steps: tuple[tuple[str, str], ...]  # (prompt, reply) of each step
-
-
 def check_valkey(page: Page, seed: Seed, table: ValkeyTable, docs: ValkeyDocs) -> list[Problem]:
     """The page's transcripts, its Valkey statements and their proofs."""
     if page.source is None:
         return []
     problems: list[Problem] = []
-    shown = dict(_transcripts(page, table, problems))
+    shown = shown_transcripts(page, table, problems)
     for sentence in page_sentences(page):
         problems.extend(_check_sentence(sentence, seed, table, docs, shown))
     return problems
 
 
-# -- the transcripts a page shows ---------------------------------------------------------------
-
-
-TRANSCRIPT_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
-
-def _module_folder(page: Page) -> Path | None:
-    if page.source is None:
-        return None
-    if page.kind is Kind.DIVE and page.parent is not None and page.parent.source is not None:
-        return page.parent.source.parent
-    return page.source.parent
-
-
-def _transcripts(
-    page: Page, table: ValkeyTable, problems: list[Problem]
-) -> Iterator[tuple[str, Shown]]:
-    assert page.source is not None
-    scanned = syntax.scan(page.body)
-    folder = _module_folder(page)
-    for excerpt in scanned.excerpts:
-        name = excerpt.options.get("transcript", "").strip().strip("'\"")
-        line = page.body_line + excerpt.line
-        if not name:
-            if _claims_a_transcript(excerpt.caption):
-                problems.append(
-                    Problem(
-                        page.source,
-                        line,
-                        "this excerpt's caption says it is a Valkey transcript, but it names no "
-                        "command list.",
-                        "Name it on the next line, `    transcript: NAME`, with the list in the "
-                        'module\'s transcripts/NAME.txt (docs/authoring.md, "Transcripts").',
-                    )
-                )
-            continue
-        if not TRANSCRIPT_NAME.match(name):  # a name is read as a path: it stays a slug
-            problems.append(
-                Problem(
-                    page.source,
-                    line,
-                    f"the excerpt names the transcript '{name}', which is not a lowercase slug.",
-                    "Name the command list by its file in the module's transcripts/, without "
-                    "'.txt', in lowercase letters, digits and dashes (like '03-park').",
-                )
-            )
-            continue
-        path = command_file(folder, name) if folder else None
-        if path is None or not path.is_file():
-            problems.append(
-                Problem(
-                    page.source,
-                    line,
-                    f"the excerpt names the transcript '{name}', which the module's transcripts/ "
-                    "does not have.",
-                    f"Write its command list as transcripts/{name}.txt, or name one that exists.",
-                )
-            )
-            continue
-        text = "\n".join(line for fence in excerpt.fences for line in fence.code)
-        steps = shown_steps(text)
-        commands = [entry.prompt.rstrip() for entry in parse_commands(read_source_text(path), path)]
-        if [step.prompt.rstrip() for step in steps] != commands:
-            problems.append(
-                Problem(
-                    page.source,
-                    line,
-                    f"the transcript '{name}' shows other commands than transcripts/{name}.txt "
-                    "sends.",
-                    "Show its commands in order, each after its prompt, as `.venv/bin/python -m "
-                    "support.transcripts` prints them.",
-                )
-            )
-        if f"Valkey {table.version}" not in excerpt.caption:
-            problems.append(
-                Problem(
-                    page.source,
-                    line,
-                    f"the transcript '{name}' does not say which Valkey replied: its caption "
-                    f"names no Valkey {table.version}.",
-                    f"Say where the output comes from, e.g. \"the course's runner against Valkey "
-                    f'{table.version} — …".',
-                )
-            )
-        yield name, Shown(name, line, tuple((step.prompt, step.reply) for step in steps))
-
-
-def _claims_a_transcript(caption: str) -> bool:
-    return bool(re.search(r"\b(?:valkey-cli|runner)\b.*\bValkey \d", caption))
+CHECK = PageCheck(
+    "valkey",
+    lambda page, facts: check_valkey(page, facts.seed, facts.valkey, facts.valkey_docs),
+    facts=("seed", "valkey", "valkey_docs"),
+    files=(transcripts, source_file),  # the lists the page shows; its front matter's comments
+)
 
 
 # -- one sentence ---------------------------------------------------------------------------------
@@ -250,7 +156,7 @@ def _check_sentence(
         yield Problem(
             sentence.file,
             sentence.line,
-            f'an unproven Valkey statement: "{_short(reader)}" says how {shown_names} behaves, '
+            f'an unproven Valkey statement: "{shortened(reader)}" says how {shown_names} behaves, '
             "and no proof holds it.",
             FIX_UNPROVEN,
             strict_only=True,
@@ -276,7 +182,7 @@ def _check_proofs(
 def _disproof(proof: str, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]) -> str:
     """Why the proof does not hold, or ""."""
     if match := TRANSCRIPT_PROOF.match(proof):
-        return _transcript_disproof(match, shown)
+        return transcript_disproof(match, shown)
     if match := DOCS_PROOF.match(proof):
         page = docs.page(match["page"])
         if page is None:
@@ -294,85 +200,6 @@ def _disproof(proof: str, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str,
             return f"names '{match['command']}', which Valkey {table.version}'s table does not have"
         return _table_disproof(command, match["field"], match["op"], match["value"], table)
     return f"cannot be read: write one of {FORMS}"
-
-
-def _transcript_disproof(match: re.Match[str], shown: dict[str, Shown]) -> str:
-    transcript = shown.get(match["name"])
-    if transcript is None:
-        return (
-            f"names the transcript '{match['name']}', which the page does not show "
-            "(an excerpt with `transcript: NAME`)"
-        )
-    number = int(match["step"])
-    if not 1 <= number <= len(transcript.steps):
-        return f"names step {number}, and the transcript has {len(transcript.steps)} steps"
-    prompt, reply = transcript.steps[number - 1]
-    if reply_holds(match["how"], match["value"], reply):
-        return ""
-    return f"does not hold: step {number} ({prompt.strip()}) replies {_one_line(reply)}"
-
-
-@dataclass(frozen=True)
-class TranscriptProof:
-    """A proof that cites a transcript step, for the test that replays it on Valkey."""
-
-    file: Path
-    line: int
-    sentence: str
-    module_folder: Path
-    transcript: str
-    step: int
-    how: str  # replies or shows
-    value: str
-
-
-def transcript_proofs(page: Page) -> list[TranscriptProof]:
-    """Every proof of the page that cites a transcript step."""
-    folder = _module_folder(page)
-    if folder is None:
-        return []
-    found = []
-    for sentence in page_sentences(page):
-        for span in syntax.find_spans(sentence.markdown):
-            if span.kind != "valkey":
-                continue
-            for proof in syntax.split_predicates(span.expression):
-                if match := TRANSCRIPT_PROOF.match(proof):
-                    found.append(
-                        TranscriptProof(
-                            sentence.file,
-                            sentence.line,
-                            span.sentence,
-                            folder,
-                            match["name"],
-                            int(match["step"]),
-                            match["how"],
-                            match["value"],
-                        )
-                    )
-    return found
-
-
-def reply_holds(how: str, stated: str, reply: str) -> bool:
-    """`replies VALUE` or `shows "TEXT"` against a step's reply as the transcript prints it."""
-    stated = stated.strip()
-    if how == "shows":
-        return stated.strip('"') in reply
-    return _reply_is(reply, stated)
-
-
-def _reply_is(reply: str, stated: str) -> bool:
-    """A stated reply against the printed one: 60 is `(integer) 60`, nil is `(nil)`, error is
-    any `(error)`, a quoted text is the bulk string, OK is `OK`."""
-    if re.fullmatch(r"-?\d+", stated):
-        return reply == f"(integer) {stated}"
-    if stated.lower() == "nil":
-        return reply == "(nil)"
-    if stated.lower() == "error":
-        return reply.startswith("(error) ")
-    if stated.lower().startswith("error "):
-        return reply.startswith(f"(error) {stated[6:].strip()}")
-    return reply == stated
 
 
 def _table_disproof(
@@ -414,11 +241,3 @@ def _fix_of(proof: str) -> str:
 
 def _problem(sentence: Sentence, span: syntax.ClaimSpan, what: str, fix: str) -> Problem:
     return Problem(sentence.file, sentence.line, f'{what}. Sentence: "{span.sentence}"', fix)
-
-
-def _one_line(text: str) -> str:
-    return " / ".join(line.strip() for line in text.splitlines()) or "nothing"
-
-
-def _short(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,111 @@
+"""What a check reads. Each check of a page declares it (`PageCheck`): which of the facts
+(trafikey's registry, the library manifest, the seed, Valkey's command table and pinned
+documentation) and which files beside the page (its scenarios, its transcripts, the model's
+code …). The checks' memo keeps a check's problems under a key built from its declaration and
+the page's own text (`PageCheck.key`), so a check that comes to read a new file names it in its
+declaration, and an edit there checks the page again: nothing else remembers what a check reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from trafikist.base.errors import Problem
+from trafikist.base.files import file_signature
+from trafikist.checks.manifest import Manifest
+from trafikist.checks.seed import Seed
+from trafikist.course.examples import example_path
+from trafikist.course.runs import model_signature
+from trafikist.course.structure import Page
+from trafikist.course.transcripts import TRANSCRIPTS_FOLDER
+from trafikist.registry import Registry
+from trafikist.registry.valkey import ValkeyDocs, ValkeyTable
+
+type Fact = Literal["registry", "manifest", "seed", "valkey", "valkey_docs"]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checks check the course against: trafikey's registry, the library manifest,
+    the seed, and Valkey's command table and pinned documentation."""
+
+    registry: Registry
+    manifest: Manifest
+    seed: Seed
+    valkey: ValkeyTable
+    valkey_docs: ValkeyDocs
+
+    def signatures(self) -> dict[Fact, str]:
+        """Each fact's files, signed (taken once a build: the registry is a folder)."""
+        return {
+            "registry": file_signature([self.registry.root]),
+            "manifest": file_signature([self.manifest.file]),
+            "seed": file_signature([self.seed.file]),
+            "valkey": file_signature([self.valkey.file]),
+            "valkey_docs": file_signature([self.valkey_docs.file]),
+        }
+
+
+def no_files(page: Page) -> str:
+    """A check that reads nothing beside the page's text and its facts."""
+    return ""
+
+
+@dataclass(frozen=True)
+class PageCheck:
+    """One check of a page, and everything it reads besides the page's own text, front matter
+    and duties."""
+
+    name: str
+    run: Callable[[Page, Facts], list[Problem]]
+    facts: tuple[Fact, ...]
+    files: tuple[Callable[[Page], str], ...] = ()  # signatures of the other files it reads
+
+    def key(self, page: Page, signatures: Mapping[Fact, str]) -> tuple[object, ...]:
+        """The memo's key of this check's problems on `page`."""
+        return (
+            "page",
+            self.name,
+            *(signatures[fact] for fact in self.facts),
+            *page_text(page),
+            *(files(page) for files in self.files),
+        )
+
+
+def page_text(page: Page) -> tuple[object, ...]:
+    """What every check of a page reads of it: its file, its text, its front matter, its
+    duties (their text, lines and source comments)."""
+    return (
+        str(page.source),
+        page.body_line,
+        page.body,
+        repr(sorted(page.meta.items(), key=lambda item: str(item[0]))),
+        repr(page.duties),
+    )
+
+
+def source_file(page: Page) -> str:
+    """The page's whole file: its front matter's comments (`# seed: "…"` above a field) are in
+    it and nowhere else."""
+    return file_signature([page.source]) if page.source is not None else ""
+
+
+def runs(page: Page) -> str:
+    """What the model's runs of a page read: its module's scenarios, its worked example, and
+    the model's code."""
+    if not page.duties and "{expect:" not in page.body and "/// check" not in page.body:
+        return ""
+    example = example_path(page)
+    scenarios = [path for path in (page.scenarios_folder, example) if path is not None]
+    return model_signature() + "\n" + file_signature(scenarios, "*.yml")
+
+
+def transcripts(page: Page) -> str:
+    """The command lists of the transcripts a page can show (its module's transcripts/)."""
+    module = page.module_folder
+    if "transcript:" not in page.body or module is None:
+        return ""
+    return file_signature([Path(module) / TRANSCRIPTS_FOLDER], "*.txt")
