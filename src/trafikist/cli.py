@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from trafikist.base.errors import CourseError, display_path
 from trafikist.base.reading import (
     DEBUG_VARIABLE,
@@ -38,16 +36,15 @@ from trafikist.base.reading import (
     traceback_text,
     unexpected,
 )
-from trafikist.checks.links import check_id_links
-from trafikist.course.loader import load_course
-from trafikist.course.scaffold import Created, NewPage, new_dive, new_module
+from trafikist.core.staging import Terminated, terminate_as_interrupt
 from trafikist.course.structure import Status
-from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
-from trafikist.model.console import execute_line
-from trafikist.registry import export_command_table, load_registry, resolve_registry_path
 
 if TYPE_CHECKING:
     from trafikist.core.site import Site
+    from trafikist.course.scaffold import Created
+
+# The rest of the package is imported by the command that needs it: the imports take seconds
+# on a busy machine, and the command's interrupt and SIGTERM handling is set before them.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,9 +55,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(passed_on)}")
     if args.debug:
         os.environ[DEBUG_VARIABLE] = "1"  # for MkDocs' plugin and the checks' child too
+    terminate_as_interrupt()  # SIGTERM cleans up as Ctrl-C does
     try:
         with reading(_read_first(args)):
             return int(args.run(args) or 0)
+    except KeyboardInterrupt as interrupt:
+        # Every step has removed what it made (the staging and work folders) on its way out.
+        what = (
+            "the build stopped; the last good site is unchanged"
+            if args.run is _build
+            else ("stopped")
+        )
+        print(f"Interrupted: {what}.", file=sys.stderr)
+        return 143 if isinstance(interrupt, Terminated) else 130
     except CourseError as error:
         _print_failure(error)
         return 1
@@ -235,6 +242,9 @@ def _modules_dir_option(parser: argparse.ArgumentParser) -> None:
 def _refuse_a_broken_course(modules_dir: Path) -> None:
     """A new page goes only into a course that loads and whose links resolve: it never hides
     an old error."""
+    from trafikist.checks.links import check_id_links
+    from trafikist.course.loader import load_course
+
     problems = check_id_links(load_course(modules_dir))
     if problems:
         raise CourseError(problems)
@@ -242,13 +252,19 @@ def _refuse_a_broken_course(modules_dir: Path) -> None:
 
 def _new(args: argparse.Namespace) -> int:
     """`trafikist new module TITLE` or `trafikist new dive MODULE TITLE`."""
+    from trafikist.course.scaffold import NewPage, new_dive, new_module
+
     _refuse_a_broken_course(args.modules_dir)
     new = NewPage(args.title, args.summary, Status(args.status), args.page_id)
     if args.kind == "dive":
         created = new_dive(args.modules_dir, args.module, new)
     else:
         created = new_module(args.modules_dir, new)
-    return _report(created, args.modules_dir)
+    try:
+        return _report(created, args.modules_dir)
+    except BaseException:  # the course refuses the new page (or Ctrl-C): it goes again
+        created.undo()
+        raise
 
 
 def _report(created: Created, modules_dir: Path) -> int:
@@ -287,6 +303,10 @@ def _check_course(
 def _model(args: argparse.Namespace) -> int:
     """The model on one scenario. A bad scenario prints one line, `error: FILE: FIELD: what.
     Fix: how.`, and exits 2."""
+    from trafikist.model import ScenarioError, Simulation, choices_as_json, install_command_table
+    from trafikist.model.console import execute_line
+    from trafikist.registry import export_command_table, load_registry, resolve_registry_path
+
     if args.action == "choices":
         print(json.dumps(choices_as_json(), indent=2))
         return 0
@@ -320,6 +340,10 @@ def _model(args: argparse.Namespace) -> int:
 
 def _scenario_file(path: Path) -> Any:
     """A scenario file: YAML (.yml, .yaml) or JSON."""
+    import yaml
+
+    from trafikist.model import ScenarioError
+
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:

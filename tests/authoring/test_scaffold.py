@@ -23,6 +23,7 @@ from support import (
 )
 from support.authoring import MODULE_04
 from support.questions import WHERE, project_with_questions
+from trafikist import cli
 from trafikist.base.errors import CourseError
 from trafikist.checks.links import check_id_links
 from trafikist.core.site import load_site
@@ -156,3 +157,55 @@ def test_a_course_without_questions_builds(engine: str, tmp_path: Path) -> None:
     sentence = next(p for p in guide.select("p") if "asks every question of the course" in p.text)
     assert "the generated page Review asks" in " ".join(sentence.text.split())
     assert sentence.select("a") == []
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("title", "says"),
+    [
+        ("", "modules: the new page's title is empty; nothing was written."),
+        ("   ", "modules: the new page's title is empty; nothing was written."),
+        ("two\nlines", "modules: the new page's title holds a line break or another control"),
+        ("x" * 201, "modules: the new page's title is 201 characters long, more than 200"),
+        ("!!!", "modules: the title '!!!' has no ASCII letter or digit to name the page's file"),
+        ("Таймеры", "modules: the title 'Таймеры' has no ASCII letter or digit"),
+    ],
+)
+def test_new_changes_nothing_when_it_says_so(
+    title: str, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    project = copy_project(tmp_path / "project", ("modules",))
+    monkeypatch.chdir(project)
+    before = _files(project)
+    for kind in (["module", title], ["dive", "04", title]):
+        assert cli.main(["new", *kind]) == 1
+        error = capsys.readouterr().err
+        assert error.startswith(says), error
+        assert error.endswith("trafikist: 1 problem; nothing was changed.\n"), error
+        assert _files(project) == before
+
+
+def test_a_page_the_course_refuses_after_it_was_written_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copy_project(tmp_path / "project", ("modules",))
+    monkeypatch.chdir(project)
+    before = _files(project)
+
+    def refused(modules_dir: Path, registry: str | None, **options: object) -> None:
+        written = sorted(modules_dir.glob("06-*/module.md")) or sorted(
+            modules_dir.glob("04-*/dives/03-*.md")
+        )
+        assert len(written) == 1  # it was written, then:
+        raise CourseError.at(written[0], 3, "'title' is refused.", "Write another.")
+
+    monkeypatch.setattr(cli, "_check_course", refused)
+    assert cli.main(["new", "module", "Timers in the server"]) == 1
+    assert "nothing was changed" in capsys.readouterr().err
+    assert _files(project) == before  # the file and its new folder are gone
+    assert cli.main(["new", "dive", "04", "A third look"]) == 1
+    assert _files(project) == before

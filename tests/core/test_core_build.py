@@ -10,6 +10,7 @@ import pytest
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.core.options import DEFAULTS, BuildOptions
+from trafikist.core.sitedir import MARKER
 from trafikist.core.staging import SiteStaging
 from trafikist.zensical_adapter.build import read_project
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
@@ -20,6 +21,7 @@ def test_a_staged_site_replaces_the_last_only_on_commit(tmp_path: Path) -> None:
     final = tmp_path / "site"
     final.mkdir()
     (final / "index.html").write_text("last good")
+    (final / MARKER).write_text("")  # a site the build made (tests/core/test_site_folder.py)
     staging = SiteStaging(final)
     folder = staging.begin()
     (folder / "index.html").write_text("new")

@@ -28,6 +28,7 @@ from support import (
     soup,
 )
 from trafikist.base.errors import CourseError
+from trafikist.core.sitedir import MARKER
 from trafikist.core.widget.runtime import RUNTIME_FILES, PyodideRuntime
 from trafikist.core.widget.snapshot import CACHE_KEEP, MemorySnapshot
 from trafikist.core.widget.wheel import BuiltWheel
@@ -191,6 +192,7 @@ def test_a_snapshot_node_cannot_make_fails_the_build_and_keeps_the_last_site(
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("the last good site")
+    (site / MARKER).write_text("")  # a site the build made (tests/core/test_site_folder.py)
     # An empty cache, so the build must run (the stand-in) Node, which fails.
     monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("FAKE_NODE_FAIL", "WebAssembly.Memory(): could not allocate memory")

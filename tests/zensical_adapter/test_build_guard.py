@@ -19,6 +19,7 @@ from support import build_leftovers, copy_project
 from support.authoring import DUTIES
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import reading
+from trafikist.core.sitedir import MARKER
 from trafikist.zensical_adapter import guard
 from trafikist.zensical_adapter.build import ZensicalBuild, read_project
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
@@ -126,6 +127,7 @@ def test_an_unexpected_error_in_the_course_is_one_line_at_its_file(
     site = builder.project.site_dir
     site.mkdir()
     (site / "index.html").write_text("the last good site")
+    (site / MARKER).write_text("")  # a site the build made
     with pytest.raises(CourseError) as caught:
         builder.build(site)
     assert str(caught.value).startswith(
@@ -133,8 +135,9 @@ def test_an_unexpected_error_in_the_course_is_one_line_at_its_file(
         "between instances of 'str' and 'int') while reading this file. Fix: "
     ), caught.value
     assert isinstance(caught.value.__cause__, TypeError)
-    assert [path.name for path in site.iterdir()] == ["index.html"]
-    assert build_leftovers(site.parent) == [builder.work.name]  # its work folder, till close()
+    assert sorted(path.name for path in site.iterdir()) == [MARKER, "index.html"]
+    # The course failed before Zensical's turn: no work folder was made.
+    assert build_leftovers(site.parent) == []
 
 
 @pytest.mark.skipif(not PARALLEL, reason="no fork on this system")

@@ -38,6 +38,7 @@ from urllib.parse import quote
 from trafikist.base.errors import CourseError
 from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.npm import installed_version, run_node
+from trafikist.core.sitedir import MARKER
 
 WORKER_FILE = "sw.js"
 REGISTER_SCRIPT = "offline/register.js"  # widgets/offline/register.js, under the assets path
@@ -210,7 +211,7 @@ def _file_digests(site_dir: Path) -> dict[str, tuple[str, int]]:
         prefix = os.path.relpath(folder, root).replace(os.sep, "/")
         for name in names:
             relative = name if prefix == "." else f"{prefix}/{name}"
-            if relative == WORKER_FILE:
+            if relative in (WORKER_FILE, MARKER):  # the site folder's marker is no page's
                 continue
             with open(os.path.join(folder, name), "rb") as file:
                 data = file.read()

@@ -12,7 +12,9 @@ being read and what to do, through `on_build_error`; its traceback shows only un
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -32,15 +34,23 @@ from trafikist.base.errors import CourseError
 from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
+from trafikist.core.config import read_config
 from trafikist.core.files import site_target
 from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
 from trafikist.core.session import CourseBuild, docs_nav
-from trafikist.core.staging import SiteStaging
+from trafikist.core.sitedir import (
+    SiteDirChoice,
+    check_site_dir,
+    course_reads,
+    remove_leftovers,
+)
+from trafikist.core.staging import SiteStaging, terminate_as_interrupt
 from trafikist.core.theme import finish_page
 from trafikist.course.structure import address
 from trafikist.mkdocs_plugin import preview, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
 from trafikist.mkdocs_plugin.config import TrafikistConfig
+from trafikist.registry import resolve_registry_path
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 ABORTED = "Aborted with a BuildError!"  # MkDocs' own last line of a failed build
@@ -96,6 +106,19 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        if not self.serving:
+            terminate_as_interrupt()  # SIGTERM cleans up as Ctrl-C does (on_shutdown)
+
+    def on_shutdown(self) -> None:
+        """The end of `mkdocs build`, however it ended: an interrupt (Ctrl-C, SIGTERM) skips
+        on_build_error, so what the build made goes here."""
+        if self.build is not None:
+            self.build.cancel()
+        if self.staging is not None:
+            self._discard_staging()
+            print(
+                "Interrupted: the build stopped; the last good site is unchanged.", file=sys.stderr
+            )
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.preview_error = None
@@ -117,11 +140,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.build is not None:
             self.build.cancel()  # serve: a snapshot the last build never waited for
+        _course(lambda: self._check_site_dir(config))  # before anything is touched
         # The theme's overrides read the assets path even from the pages of a failed preview.
         config.extra.update(CourseBuild(self.config_file.parent, DEFAULTS).theme_extra())
         _course(lambda: check_assets_path(self.config["assets_path"], self.config_file))
-        options = BuildOptions(**{option.name: self.config[option.name]
-                                  for option in fields(BuildOptions)})  # fmt: skip
+        options = self._options()
         self.build = CourseBuild(
             self.config_file.parent,
             options,
@@ -147,6 +170,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                 config.extra_javascript.append(entry)
         self._stage(config)
         return config
+
+    def _options(self) -> BuildOptions:
+        return BuildOptions(
+            **{option.name: self.config[option.name] for option in fields(BuildOptions)}
+        )
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         if self.preview_error is not None:
@@ -303,13 +331,42 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         """The last good build's HTML files, for the error pages of a failed rebuild."""
         return [Path(address(src_uri, self.directory_urls).file) for src_uri in self.good_routes]
 
-    # -- the staging folder -----------------------------------------------------------------
+    # -- the site folder and its staging ------------------------------------------------------
+
+    def _check_site_dir(self, config: MkDocsConfig) -> None:
+        """Refuse a site folder the build must not write (trafikist.core.sitedir): `-d DIR`
+        or site_dir in mkdocs.yml. `mkdocs serve` builds into a folder of its own: there, only
+        a site_dir that would destroy a source on the next build is refused."""
+        settings = read_config(self.config_file)
+        named = settings.site_dir()
+        given = named if self.serving else Path(os.path.abspath(config.site_dir))
+        choice = SiteDirChoice(
+            given,
+            self.config_file,
+            settings.line("site_dir"),
+            from_command_line=given != named,
+        )
+        registry = None
+        with contextlib.suppress(CourseError):  # a missing registry is the build's to report
+            registry = resolve_registry_path(self.config["registry"], self.config_file.parent)
+        reads = course_reads(
+            self.config_file.parent,
+            self._options(),
+            config_file=self.config_file,
+            docs_dir=config.docs_dir,
+            custom_dir=config.theme.custom_dir,
+            registry=registry,
+        )
+        assets = self.config["assets_path"]
+        check_site_dir(choice, reads, assets_path=assets, writes=not self.serving)
+        if not self.serving:
+            remove_leftovers(given, assets)  # what killed builds left beside it
 
     def _stage(self, config: MkDocsConfig) -> None:
         """Build into a fresh folder beside site_dir; it replaces site_dir only on success."""
         if self.serving:
             return
-        self.staging = SiteStaging(Path(config.site_dir))
+        self.staging = SiteStaging(Path(config.site_dir), self.config["assets_path"])
         config.site_dir = str(self.staging.begin())
         self.warnings.count = 0
         logging.getLogger("mkdocs").addHandler(self.warnings)

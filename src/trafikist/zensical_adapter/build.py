@@ -13,21 +13,31 @@ any other exception becomes one such line, naming the file being read when it wa
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.base.reading import note_reading, reading, unexpected
+from trafikist.core.config import ConfigFile, read_config
 from trafikist.core.files import site_target, write_site_files
 from trafikist.core.options import BuildOptions
 from trafikist.core.session import CourseBuild
-from trafikist.core.staging import SiteStaging
+from trafikist.core.sitedir import (
+    Claim,
+    SiteDirChoice,
+    check_site_dir,
+    course_reads,
+    remove_leftovers,
+)
+from trafikist.core.staging import SiteStaging, interrupts_deferred
+from trafikist.course.markdown.without_plugin import COURSE_FILE, missing_plugin
 from trafikist.course.structure import Page
+from trafikist.registry import resolve_registry_path
 from trafikist.zensical_adapter import guard
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 from trafikist.zensical_adapter.finish import FinishedPages, built_pages, finish_site
@@ -37,12 +47,6 @@ from trafikist.zensical_adapter.finish import FinishedPages, built_pages, finish
 NO_VALIDATION = {"invalid_links": False, "invalid_link_anchors": False}
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml for its plain settings; tags (!ENV, !!python/name) are Zensical's to
-    resolve when it reads the file itself."""
-
-
-_TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml where it is built in
 
 
@@ -53,65 +57,74 @@ class Project:
     config_file: Path
     base_dir: Path
     docs_dir: Path
-    site_dir: Path
+    site_dir: Path  # absolute, links kept (a link is refused, not followed)
     custom_dir: Path | None
     directory_urls: bool
     strict: bool
     options: BuildOptions
+    site_dir_line: int | None = None  # of `site_dir:` in mkdocs.yml
+    site_dir_from_command_line: bool = False  # `-d DIR`
+
+    def site_dir_choice(self, path: Path | None = None) -> SiteDirChoice:
+        """Who named the site folder (`path`, default the project's), for its messages."""
+        path = self.site_dir if path is None else Path(os.path.abspath(path))
+        return SiteDirChoice(
+            path,
+            self.config_file,
+            self.site_dir_line,
+            from_command_line=self.site_dir_from_command_line,
+        )
+
+    def reads(self) -> list[Path]:
+        """What the build reads: the folders no site folder may be, hold or lie in."""
+        registry = None
+        with contextlib.suppress(CourseError):  # a missing registry is the build's to report
+            registry = resolve_registry_path(self.options.registry, self.base_dir)
+        return course_reads(
+            self.base_dir,
+            self.options,
+            config_file=self.config_file,
+            docs_dir=self.docs_dir,
+            custom_dir=self.custom_dir,
+            registry=registry,
+        )
 
 
 def read_project(config_file: Path, site_dir: Path | None = None) -> Project:
-    """mkdocs.yml's settings and the trafikist plugin's options; raises CourseError."""
+    """mkdocs.yml's settings and the trafikist plugin's options; raises CourseError. `site_dir`
+    is the command line's `-d`."""
     config_file = Path(config_file).resolve()
     with reading(config_file):
-        return _read_project(config_file, site_dir)
+        return _read_project(read_config(config_file), site_dir)
 
 
-def _read_project(config_file: Path, site_dir: Path | None) -> Project:
-    try:
-        config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_TolerantLoader)
-    except (OSError, yaml.YAMLError) as error:
-        mark = getattr(error, "problem_mark", None)
+def _read_project(config: ConfigFile, site_dir: Path | None) -> Project:
+    config_file = config.path
+    if config.data.get("nav"):
         raise CourseError.at(
             config_file,
-            mark.line + 1 if mark is not None else None,
-            f"cannot read the configuration: {error}".replace("\n", " "),
-            "Correct the YAML, or name another file with -f.",
-        ) from None
-    config = config or {}
-    if config.get("nav"):
-        raise CourseError.at(
-            config_file,
-            None,
+            config.line("nav"),
             "mkdocs.yml has a nav:, which Zensical would merge into the course's own.",
             "Remove it: the course derives the navigation from modules/.",
         )
-    base = config_file.parent
-    theme = config.get("theme") or {}
+    base = config.base_dir
+    if config.plugin_entry() is None and (base / COURSE_FILE).is_file():
+        raise CourseError(missing_plugin(config_file, config.line("plugins")))
+    data = config.data
+    theme = data.get("theme") or {}
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     return Project(
         config_file=config_file,
         base_dir=base,
-        docs_dir=(base / config.get("docs_dir", "docs")).resolve(),
-        site_dir=Path(site_dir or base / config.get("site_dir", "site")).resolve(),
+        docs_dir=(base / data.get("docs_dir", "docs")).resolve(),
+        site_dir=Path(os.path.abspath(site_dir)) if site_dir else config.site_dir(),
         custom_dir=(base / custom).resolve() if custom else None,
-        directory_urls=bool(config.get("use_directory_urls", True)),
-        strict=bool(config.get("strict", False)),
-        options=BuildOptions.from_mapping(_plugin_options(config), config_file),
+        directory_urls=bool(data.get("use_directory_urls", True)),
+        strict=bool(data.get("strict", False)),
+        options=BuildOptions.from_mapping(config.plugin_options(), config_file),
+        site_dir_line=None if site_dir else config.line("site_dir"),
+        site_dir_from_command_line=bool(site_dir),
     )
-
-
-def _plugin_options(config: dict[str, Any]) -> dict[str, Any] | None:
-    """The `- trafikist:` block of mkdocs.yml's plugins (a list, or a mapping)."""
-    plugins = config.get("plugins") or []
-    found: dict[str, Any] | None = None
-    if isinstance(plugins, dict):
-        found = plugins.get("trafikist")
-    for entry in plugins if isinstance(plugins, list) else ():
-        if isinstance(entry, dict) and "trafikist" in entry:
-            found = entry["trafikist"]
-            break
-    return found
 
 
 class ZensicalBuild:
@@ -137,17 +150,34 @@ class ZensicalBuild:
         self.parallel = PARALLEL and not preview
         self.checks: ChecksInChild | None = None
         self.finished = FinishedPages()  # a preview's, across rebuilds
-        # Zensical builds a folder's docs/ into its site/, both inside the folder of its
-        # configuration. A build's goes beside the site folder, so the built site moves by a
-        # rename; a preview's sites stay inside it, so it can be anywhere.
-        parent = None if preview else project.site_dir.parent
-        if parent is not None:
-            parent.mkdir(parents=True, exist_ok=True)
-        self.work = Path(tempfile.mkdtemp(prefix=".zensical-", dir=parent))
+        self.preview = preview
+        self._work: Path | None = None
+        self._claim: Claim | None = None
+        if preview:  # it builds in its work folder: only a site_dir that is a source is refused
+            check_site_dir(project.site_dir_choice(), project.reads(), writes=False)
+
+    @property
+    def work(self) -> Path:
+        """The work folder, made on first use (after the site folder is checked). Zensical
+        builds a folder's docs/ into its site/, both inside the folder of its configuration. A
+        build's goes beside the site folder, so the built site moves by a rename; a preview's
+        sites stay inside it, so it can be anywhere. Marked and locked as the build's own."""
+        if self._work is None:
+            parent = None if self.preview else self.project.site_dir.parent
+            if parent is not None:
+                parent.mkdir(parents=True, exist_ok=True)
+            self._work = Path(tempfile.mkdtemp(prefix=".zensical-", dir=parent))
+            self._claim = Claim(self._work)
+        return self._work
 
     def build(self, final: Path, *, clean: bool = False) -> list[Problem]:
-        """One build into `final`; returns the warnings of a build that is not strict."""
-        staging = SiteStaging(final)
+        """One build into `final`; returns the warnings of a build that is not strict. A site
+        folder the build must not write is refused before anything is touched."""
+        if not self.preview:
+            choice, reads = self.project.site_dir_choice(final), self.project.reads()
+            check_site_dir(choice, reads, assets_path=self.project.options.assets_path)
+            remove_leftovers(choice.path, self.project.options.assets_path)  # of killed builds
+        staging = SiteStaging(final, self.project.options.assets_path)
         self.warnings.clear()
         try:
             try:
@@ -186,7 +216,12 @@ class ZensicalBuild:
             self.checks = None
 
     def close(self) -> None:
-        shutil.rmtree(self.work, ignore_errors=True)
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
+            self._work = None
+        if self._claim is not None:
+            self._claim.release()
+            self._claim = None
 
     # -- before --------------------------------------------------------------------------------
 
@@ -220,7 +255,10 @@ class ZensicalBuild:
 
         guard.FAILURES.clear()
         try:
-            zensical.build(str(config), {"strict": self.strict, "clean": clean})
+            # Zensical ends the process with status 0 on an interrupt it sees, skipping every
+            # clean-up: an interrupt waits until it returns (a few seconds at most).
+            with interrupts_deferred():
+                zensical.build(str(config), {"strict": self.strict, "clean": clean})
         except Exception as error:  # Zensical raises RuntimeError and click's errors
             failure, cause = self._zensical_failure(error)
             raise failure from cause

@@ -19,6 +19,8 @@ from markdown.preprocessors import Preprocessor
 from pymdownx.blocks import BlocksExtension
 from pymdownx.blocks.block import Block, type_string, type_string_in
 
+from trafikist.course.markdown.without_plugin import refuse_without_the_plugin
+
 # A source comment (`<!-- seed: "…" -->`) is for the build and the author, not the reader; a
 # code span that shows one stays.
 SOURCE_COMMENT = re.compile(r"(?P<code>(`+).*?(?<!`)\2(?!`))|[ \t]*<!--\s*seed:.*?-->", re.DOTALL)
@@ -142,4 +144,5 @@ class CourseBlocksExtension(BlocksExtension):
 
 
 def makeExtension(*args: Any, **kwargs: Any) -> CourseBlocksExtension:
+    refuse_without_the_plugin()  # MkDocs loads it before it empties the site folder
     return CourseBlocksExtension(*args, **kwargs)

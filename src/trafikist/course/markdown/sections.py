@@ -9,6 +9,8 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
+from trafikist.course.markdown.without_plugin import refuse_without_the_plugin
+
 
 class SectionTreeprocessor(Treeprocessor):
     def run(self, root: etree.Element) -> None:
@@ -36,4 +38,5 @@ class SectionsExtension(Extension):
 
 
 def makeExtension(*args: Any, **kwargs: Any) -> SectionsExtension:
+    refuse_without_the_plugin()  # MkDocs loads it before it empties the site folder
     return SectionsExtension(*args, **kwargs)

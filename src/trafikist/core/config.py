@@ -1,0 +1,130 @@
+"""mkdocs.yml as both adapters read it: its plain settings, and the line of each key, so that a
+message about a setting names `mkdocs.yml:LINE`.
+
+Tags (`!ENV`, `!!python/name:…`) are the engine's to resolve when it reads the file itself;
+here they read as None. Only what the course needs is read: the site folder, the folders the
+build reads, the theme, the Markdown extensions and the `trafikist` plugin's block.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trafikist.base.errors import CourseError
+
+PLUGIN = "trafikist"
+
+
+class TolerantLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml for its plain settings; tags are the engine's to resolve."""
+
+
+TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+# A key path: ("plugins", 0, "trafikist", "modules_dir"); a list item by its index.
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One mkdocs.yml: its settings, and the line where each key (or list item) starts."""
+
+    path: Path
+    data: dict[str, Any]
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+    def line(self, *keys: str | int) -> int | None:
+        """The line of a key (`line("theme", "name")`), or of its nearest parent that is set."""
+        while keys:
+            if keys in self.lines:
+                return self.lines[keys]
+            keys = keys[:-1]
+        return None
+
+    def plugin_entry(self) -> tuple[KeyPath, Any] | None:
+        """Where `- trafikist` sits in `plugins:` (a list or a mapping), and its options;
+        None when the plugin is not listed."""
+        plugins = self.data.get("plugins")
+        if isinstance(plugins, dict):
+            return (("plugins", PLUGIN), plugins[PLUGIN]) if PLUGIN in plugins else None
+        for index, entry in enumerate(plugins if isinstance(plugins, list) else []):
+            if entry == PLUGIN:
+                return ("plugins", index), None
+            if isinstance(entry, dict) and PLUGIN in entry:
+                return ("plugins", index, PLUGIN), entry[PLUGIN]
+        return None
+
+    def plugin_options(self) -> Any:
+        """The `- trafikist:` block's options (None when it has none, or is missing)."""
+        entry = self.plugin_entry()
+        return entry[1] if entry is not None else None
+
+    def option_line(self, name: str) -> int | None:
+        """The line of the plugin's option `name`, or of the plugin's entry."""
+        entry = self.plugin_entry()
+        if entry is None:
+            return self.line("plugins")
+        return self.line(*entry[0], name)
+
+    def site_dir(self) -> Path:
+        """The site folder mkdocs.yml names (default `site`), absolute, links kept."""
+        value = self.data.get("site_dir")
+        return _absolute(self.base_dir / (value if isinstance(value, str) and value else "site"))
+
+
+def _absolute(path: Path) -> Path:
+    """An absolute path with `.` and `..` folded but links kept (not `resolve`)."""
+    return Path(os.path.abspath(path))
+
+
+def read_config(path: Path) -> ConfigFile:
+    """mkdocs.yml's settings and key lines; CourseError at the line YAML stops at."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=TolerantLoader)
+        data = yaml.load(text, Loader=TolerantLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        mark = getattr(error, "problem_mark", None)
+        what = error.strerror if isinstance(error, OSError) else str(error)
+        raise CourseError.at(
+            path,
+            mark.line + 1 if mark is not None else None,
+            f"cannot read the configuration: {what}".replace("\n", " "),
+            "Correct the YAML, or name another file with -f.",
+        ) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise CourseError.at(
+            path,
+            1,
+            f"the configuration is a {type(data).__name__}, not a mapping of settings",
+            "Write mkdocs.yml as 'key: value' lines (site_name:, theme:, plugins: …).",
+        )
+    lines: dict[KeyPath, int] = {}
+    _key_lines(node, (), lines)
+    return ConfigFile(path, data, lines)
+
+
+def _key_lines(node: yaml.Node | None, at: KeyPath, lines: dict[KeyPath, int]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                path = (*at, key.value)
+                lines.setdefault(path, key.start_mark.line + 1)
+                _key_lines(value, path, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            path = (*at, index)
+            lines.setdefault(path, item.start_mark.line + 1)
+            _key_lines(item, path, lines)
