@@ -15,11 +15,17 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from support import MODULE_04, ROOT, soup
-from trafikist.model_view.controls import CONTROLS, page_spec
+from trafikist.model_view.controls import (
+    CONTROLS,
+    overrides_from_controls,
+    page_spec,
+    shared_query,
+)
 
 NODE_TESTS = Path(__file__).with_name("controls.test.mjs")
 
@@ -119,3 +125,57 @@ def test_the_node_tests_fail_when_the_page_says_something_else(
     result = node_tests(data, tmp_path)
     assert result.returncode != 0
     assert "processes Stalled and Pump" in result.stdout, result.stdout[-3000:]
+
+
+# Controls changed from a duty's defaults, one case each: the build's link to a live run and
+# the page's shared URL must say them in the same words.
+QUERY_CASES = [
+    {"wire": 6},
+    {"reaper": False},
+    {"beat": 2.5, "batch": 7, "limit": 3},
+    {"crash": {"client": "consumer", "after": 4}},
+    {"send": ["Pump", "Stalled"]},
+    {"send": []},
+]
+
+
+def test_the_shared_url_is_written_the_same_by_the_build_and_the_page(tmp_path: Path) -> None:
+    """The build writes a question's link to its live run (course.questions.live_query) with
+    model_view.controls.shared_query; the page writes a shared run's URL with controls.mjs'
+    toQuery: for the same changed controls, the same query."""
+    spec = page_spec()
+    defaults = {
+        "send": ["Consumer"],
+        "wire": 4,
+        "reaper": True,
+        "beat": 1.0,
+        "batch": 100,
+        "limit": 100,
+        "crash": None,
+        "clients": [{"name": "consumer", "kind": "Consumer"}],
+    }
+    cases = [defaults | case for case in QUERY_CASES]
+    script = tmp_path / "queries.mjs"
+    script.write_text(
+        f"import {{ toQuery }} from {json.dumps((ROOT / 'widgets/duty/controls.mjs').as_uri())};\n"
+        f"const spec = {json.dumps(spec)}, defaults = {json.dumps(defaults)};\n"
+        f"for (const values of {json.dumps(cases)})\n"
+        "  console.log(toQuery(spec, 'promote', values, defaults).toString());\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        ["node", str(script)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    from_page = result.stdout.split()
+    from_build = []
+    for values in cases:
+        overrides = overrides_from_controls({}, values, defaults)
+        query = shared_query("promote", overrides)
+        assert query is not None, overrides
+        from_build.append(urlencode(query))
+    assert from_build == from_page
+    assert from_page[0] == "duty=promote&wire=6"
+    assert from_page[3] == "duty=promote&crash=consumer%404"
+    # A change no control makes has no shared URL.
+    assert shared_query("promote", {"duration": 5}) is None

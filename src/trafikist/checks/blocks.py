@@ -9,8 +9,9 @@ refused here with the line it starts on:
 - every `/// NAME` block is closed, its name is one the course knows, and a closing `///` has
   a block to close;
 - every HTML comment is closed;
-- a generated block (`/// duties`, `/// dive-cards`, `/// up-next`, `/// worked-example`,
-  `/// review`) is empty, appears once, and stands where its data exists;
+- a generated block (`/// duties`, `/// dive-cards`, `/// up-next`, `/// worked-example`: the
+  entries of trafikist.course.render.GENERATED_BLOCKS that an author writes) is empty, appears
+  once, and stands where its data exists;
 - nothing nests deeper than MAX_DEPTH (quotes, lists, blocks): Python-Markdown recurses on
   each level, and a few hundred levels end in an error that names no line.
 
@@ -26,14 +27,17 @@ import re
 import yaml
 
 from trafikist.base.errors import Problem
-from trafikist.course import syntax
-from trafikist.course.examples import example_path
+from trafikist.course import questions, syntax
 from trafikist.course.loader import strings_in
-from trafikist.course.structure import Duty, Kind, Page
+from trafikist.course.markdown import blocks as markdown_blocks
+from trafikist.course.render import GENERATED
+from trafikist.course.structure import Duty, Page
 from trafikist.course.syntax import BLOCK_CLOSE, BLOCK_OPEN, FENCE_OPEN
 
-PROSE_BLOCKS = ("takeaway", "forward", "excerpt", "pattern", "check")
-GENERATED_BLOCKS = ("duties", "dive-cards", "up-next", "worked-example")
+# The blocks an author writes: the engine's (course.markdown.blocks), a question, and the
+# generated ones (course.render), each listed once where it is made.
+PROSE_BLOCKS = (*(block.NAME for block in markdown_blocks.BLOCKS), questions.BLOCK)
+GENERATED_BLOCKS = tuple(block.name for block in GENERATED.values() if block.written)
 KNOWN_BLOCKS = PROSE_BLOCKS + GENERATED_BLOCKS
 MAX_DEPTH = 16
 QUOTE_DEPTH = re.compile(r"^\s{0,3}((?:>\s?)+)")
@@ -122,7 +126,7 @@ def _block_problems(page: Page) -> list[Problem]:
                 problems += _generated(page, name, lines, index, line, seen)
                 index += 2  # the block and its closing line
                 continue
-            if name == "check":
+            if name == questions.BLOCK:
                 # A question's body is YAML up to its closing line.
                 end = next(
                     (i for i in range(index + 1, len(lines)) if BLOCK_CLOSE.match(lines[i])), None
@@ -403,30 +407,14 @@ def _generated(
 
 def _missing_data(page: Page, name: str) -> str:
     """What is missing for a generated block to have something to show, or ""."""
-    if name == "duties":
-        if page.kind is not Kind.MODULE:
-            return "stands on a page that is not a module's."
-        if not page.duties:
-            return "stands in a module that has no duties.yml."
-    if name == "dive-cards" and page.kind is not Kind.MODULE:
-        return "stands on a page that is not a module's."  # no dives yet: it says so
-    if name == "worked-example":
-        path = example_path(page)
-        if page.kind is not Kind.DIVE:
-            return "stands on a page that is not a dive."
-        if path is None or not path.is_file():
-            return f"stands in a dive with no worked example ({path.name if path else 'none'})."
-    if name == "up-next" and page.kind not in (Kind.MODULE, Kind.DIVE):
-        return "stands on a page that is not a module or a dive."
-    return ""
+    block = GENERATED[name]
+    if page.kind not in block.kinds:
+        return f"stands on a page that is not {block.where}."
+    return block.needs(page)
 
 
 def _fix_for(name: str) -> str:
-    return {
-        "duties": "Write the module's duties.yml, or remove the block.",
-        "worked-example": "Write the scenario beside the dive (NN-slug.example.yml), or remove "
-        "the block.",
-    }.get(name, "Remove the block.")
+    return GENERATED[name].fix
 
 
 def _never_closed(page: Page, name: str, line: int) -> Problem:

@@ -55,9 +55,11 @@ from trafikist.course.sources import line_of_path, load_yaml_node
 from trafikist.course.structure import Kind, Page, scenario_file
 from trafikist.model.choices import CHOICE_IDS
 from trafikist.model.trace import Reply, Trace, jobs_in
+from trafikist.model_view.controls import shared_query
 from trafikist.model_view.draw import render_result_html
 
-OPEN = re.compile(r"^///\s*check\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
+BLOCK = "check"  # `/// check | PROMPT`: its body is the question's YAML
+OPEN = re.compile(rf"^///\s*{BLOCK}\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
 CLOSE = re.compile(r"^///\s*$")
 KINDS = ("choice", "number", "order")
 RUN = re.compile(
@@ -720,29 +722,12 @@ def plain_text(markdown_text: str) -> str:
     return re.sub(r"[`*]", "", SPAN.sub(r"\g<text>", markdown_text)).strip()
 
 
-# The overrides a question may make that the widget's controls can set, as its shared URL says
-# them (trafikist.model_view.controls; widgets/duty/controls.mjs reads them back).
-LIVE_KEYS = ("wire", "reaper", "beat", "batch", "limit", "faults")
-
-
 def live_query(question: Question) -> str:
     """The query of the widget's shared URL that runs a question live, its controls set as the
-    question sets them (`?duty=ID&wire=6`), or "" when the widget cannot: the run is not a
-    duty's, or changes what no control sets."""
+    question sets them (`?duty=ID&wire=6`: trafikist.model_view.controls.shared_query), or ""
+    when the widget cannot: the run is not a duty's, or changes what no control sets."""
     run = question.run
     if run is None or not run.duty or run.scenario is None:
         return ""
-    changes = run.overrides or {}
-    if any(key not in LIVE_KEYS for key in changes):
-        return ""
-    query = {"duty": run.duty}
-    for key, value in changes.items():
-        if key == "faults":
-            if len(value) != 1:
-                return ""
-            query["crash"] = f"{value[0]['client']}@{value[0]['after']}"
-        elif isinstance(value, bool):
-            query[key] = "on" if value else "off"
-        else:
-            query[key] = str(value)
-    return urlencode(query)
+    query = shared_query(run.duty, run.overrides or {})
+    return urlencode(query) if query is not None else ""

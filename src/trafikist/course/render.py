@@ -23,7 +23,7 @@ import markupsafe
 from markdown.extensions.toc import slugify
 
 from trafikist.base.errors import CourseError
-from trafikist.course.examples import render_worked_example
+from trafikist.course.examples import example_path, render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
 from trafikist.course.questions import (
@@ -47,10 +47,6 @@ from trafikist.course.structure import (
 )
 from trafikist.registry.valkey import ValkeyTable
 
-# Structural blocks the renderer fills in; anything else between `///` lines is prose.
-GENERATED_BLOCK = re.compile(
-    r"^/// (?P<name>duties|dive-cards|up-next|worked-example|review)\s*\n///\s*$", re.M
-)
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 BLOCK_LINE = re.compile(r"^\s*///")
@@ -223,28 +219,7 @@ class Renderer:
     def _generated(self, name: str, page: Page) -> str:
         if name in self.extra_blocks:
             return self.extra_blocks[name](page)
-        if name == "duties":
-            return self._render("duties.html.j2", page=page, duties=page.duties, live=None)
-        if name == "dive-cards":
-            return self._render("dive_cards.html.j2", page=page)
-        if name == "worked-example":
-            return render_worked_example(page)
-        if name == "review":
-            return self._render(
-                "review.html.j2",
-                entries=[
-                    (question, self.question_html(question, on_review=True))
-                    for question in course_questions(self.course)
-                ],
-            )
-        previous, following = self.course.neighbours(page)
-        return self._render(
-            "up_next.html.j2",
-            page=page,
-            previous=previous,
-            next=following,
-            texts=page.meta.get("up_next") or {},
-        )
+        return GENERATED[name].render(self, page)
 
     def _render(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(**context)
@@ -390,3 +365,94 @@ def anchors_in(markdown_text: str) -> set[str]:
 
 def _yaml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# -- the generated blocks ------------------------------------------------------------------------
+
+
+def _duties(renderer: Renderer, page: Page) -> str:
+    return renderer._render("duties.html.j2", page=page, duties=page.duties, live=None)
+
+
+def _dive_cards(renderer: Renderer, page: Page) -> str:
+    return renderer._render("dive_cards.html.j2", page=page)
+
+
+def _up_next(renderer: Renderer, page: Page) -> str:
+    previous, following = renderer.course.neighbours(page)
+    texts = page.meta.get("up_next") or {}
+    return renderer._render(
+        "up_next.html.j2", page=page, previous=previous, next=following, texts=texts
+    )
+
+
+def _worked_example(renderer: Renderer, page: Page) -> str:
+    return render_worked_example(page)
+
+
+def _review(renderer: Renderer, page: Page) -> str:
+    entries = [
+        (question, renderer.question_html(question, on_review=True))
+        for question in course_questions(renderer.course)
+    ]
+    return renderer._render("review.html.j2", entries=entries)
+
+
+def _no_duties(page: Page) -> str:
+    return "" if page.duties else "stands in a module that has no duties.yml."
+
+
+def _no_example(page: Page) -> str:
+    path = example_path(page)
+    if path is None or not path.is_file():
+        return f"stands in a dive with no worked example ({path.name if path else 'none'})."
+    return ""
+
+
+def _needs_nothing(page: Page) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class GeneratedBlock:
+    """A block the renderer fills in from the course (`/// NAME`, then `///`, nothing between):
+    what it shows, the pages it stands on, and what else it needs to show something. A new one
+    is one entry of GENERATED_BLOCKS: the renderer and the page-syntax check
+    (trafikist.checks.blocks) read it there."""
+
+    name: str
+    render: Callable[[Renderer, Page], str]
+    kinds: tuple[Kind, ...]  # the pages it may stand on
+    where: str  # those pages, as a message names them: "a module's"
+    needs: Callable[[Page], str] = _needs_nothing  # what it misses there, or ""
+    fix: str = "Remove the block."
+    written: bool = True  # an author writes it (the review page's block is the build's own)
+
+
+GENERATED_BLOCKS = (
+    GeneratedBlock(
+        "duties",
+        _duties,
+        (Kind.MODULE,),
+        "a module's",
+        _no_duties,
+        "Write the module's duties.yml, or remove the block.",
+    ),
+    GeneratedBlock("dive-cards", _dive_cards, (Kind.MODULE,), "a module's"),  # no dives: says so
+    GeneratedBlock("up-next", _up_next, (Kind.MODULE, Kind.DIVE), "a module or a dive"),
+    GeneratedBlock(
+        "worked-example",
+        _worked_example,
+        (Kind.DIVE,),
+        "a dive",
+        _no_example,
+        "Write the scenario beside the dive (NN-slug.example.yml), or remove the block.",
+    ),
+    GeneratedBlock("review", _review, (Kind.REVIEW,), "the review page", written=False),
+)
+GENERATED = {block.name: block for block in GENERATED_BLOCKS}
+# Where a generated block stands in a page's Markdown; anything else between `///` lines is
+# prose, which the engine renders (trafikist.course.markdown.blocks).
+GENERATED_BLOCK = re.compile(
+    rf"^/// (?P<name>{'|'.join(map(re.escape, GENERATED))})\s*\n///\s*$", re.M
+)

@@ -215,6 +215,38 @@ def page_spec_json() -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def query_value(control: Control, value: Any) -> str:
+    """A control's value as the widget's shared URL writes it (widgets/duty/controls.mjs,
+    toQuery: the Node tests hold the two to the same text): a set's options joined by commas
+    or `none`, a switch `on` or `off`, a fault `CLIENT@AFTER` or `none`, a number or a choice
+    as itself."""
+    if control.kind == SET:
+        return ",".join(map(str, value)) if value else "none"
+    if control.kind == SWITCH:
+        return "on" if value else "off"
+    if control.kind == FAULT:
+        return f"{value['client']}@{value['after']}" if value else "none"
+    return str(value)
+
+
+def shared_query(duty: str, overrides: dict[str, Any]) -> dict[str, str] | None:
+    """The query of the widget's shared URL that runs `duty` with the controls set as
+    `overrides` sets the model (`?duty=ID&wire=6`); None when an override is none a control
+    makes (or a fault list no one control holds)."""
+    by_override = {control.override or control.key: control for control in CONTROLS}
+    query = {"duty": duty}
+    for name, value in overrides.items():
+        control = by_override.get(name)
+        if control is None:
+            return None
+        if control.kind == FAULT:
+            if len(value) > 1:
+                return None
+            value = value[0] if value else None
+        query[control.key] = query_value(control, value)
+    return query
+
+
 def _first_option(scenario: Scenario, kinds: tuple[str, ...], name: str, default: Any) -> Any:
     for process in scenario.processes:
         if process.kind in kinds and name in process.options:
