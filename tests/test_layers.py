@@ -11,7 +11,8 @@ inside functions and under TYPE_CHECKING included). Each failure names the rule 
     layer 6  mkdocs_plugin, zensical_adapter   the adapters, one per engine
     layer 7  cli                           the command line
 
-A module imports only its own layer's packages and those below it; docs/architecture.md draws
+A module imports only its own layer's packages and those below it, and the files of one
+subpackage import each other in one direction (no circle); docs/architecture.md draws
 the same table (test_the_architecture_page_draws_these_layers).
 """
 
@@ -132,6 +133,57 @@ def test_no_cycle_between_subpackages() -> None:
                 elif following not in path:
                     stack.append((following, [*path, following]))
     assert not cycles, "rule 'no cycle between subpackages' broken: " + "; ".join(sorted(cycles))
+
+
+def file_circles(imports: list[Import]) -> list[list[str]]:
+    """The circles of imports between the files of one subpackage (type-only imports count:
+    they tie the files together as much), each as the modules it joins, sorted."""
+    edges: dict[str, set[str]] = {}
+    for item in imports:
+        if item.module != item.target and package_of(item.module) == package_of(item.target):
+            edges.setdefault(item.module, set()).add(item.target)
+    # Tarjan's strongly connected components: a component of two modules or more is a circle.
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for target in edges.get(module, ()):
+            if target not in order:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], order[target])
+        if low[module] == order[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for module in sorted(edges):
+        if module not in order:
+            visit(module)
+    return sorted(circles)
+
+
+def test_no_circle_between_the_files_of_a_subpackage() -> None:
+    circles = file_circles(OWN)
+    assert not circles, "rule 'no circle between the files of a subpackage' broken: " + "; ".join(
+        " <-> ".join(circle) for circle in circles
+    )
+
+
+def test_a_circle_between_two_files_is_found() -> None:
+    """The rule can fail: a type-only import back from a handler to the server is a circle."""
+    back = Import("trafikist.model.builtins", "trafikist.model.server", 1, False, "")
+    assert ["trafikist.model.builtins", "trafikist.model.server"] in file_circles([*OWN, back])
 
 
 def test_every_subpackage_has_a_layer() -> None:

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trafikist.model import new_server
-from trafikist.model.builtins import Replies
+from trafikist.model.replies import Replies
 
 pytestmark = pytest.mark.valkey
 

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from trafikist.model.builtins import Status
+from trafikist.model.replies import Status
 
 
 class RealError(Exception):

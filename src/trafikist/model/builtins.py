@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from trafikist.model.command import Block, Command
+from trafikist.model.command import Block, Client, CommandTable, Keyspace
 from trafikist.model.errors import NOT_INTEGER, ReplyError, syntax_error
+from trafikist.model.replies import OK, Replies, Status
 from trafikist.model.values import (
     INT64_MAX,
     INT64_MIN,
@@ -25,41 +26,8 @@ from trafikist.model.values import (
     parse_int,
 )
 
-if TYPE_CHECKING:
-    from trafikist.model.server import Connection, Server
-
-
-class Status(bytes):
-    """A simple-string reply (+OK, +PONG): valkey-cli prints it without quotes."""
-
-    __slots__ = ()
-
-
-class Replies(list[Any]):
-    """Several replies to one command (SUBSCRIBE a b sends one per channel)."""
-
-    __slots__ = ()
-
-
-OK = Status(b"OK")
-_TABLE: list[tuple[str, int, str, str, Callable[..., Any]]] = []
-
-
-def command(name: str, arity: int, flags: str, acl: str) -> Callable[[Callable[..., Any]], Any]:
-    """Declare a built-in with its row from Valkey 9's COMMAND INFO (checked by a test)."""
-
-    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
-        _TABLE.append((name, arity, flags, acl, handler))
-        return handler
-
-    return register
-
-
-def register(server: Server) -> None:
-    for name, arity, flags, acl, handler in _TABLE:
-        server.add_command(
-            Command(name, arity, frozenset(flags.split()), frozenset(acl.split()), handler)
-        )
+COMMANDS = CommandTable()
+command = COMMANDS.command
 
 
 def _expire_time_error(name: str) -> ReplyError:
@@ -70,7 +38,7 @@ def _expire_time_error(name: str) -> ReplyError:
 
 
 @command("ping", -1, "fast", "fast connection")
-def ping(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def ping(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     if len(argv) > 2:
         raise ReplyError("ERR wrong number of arguments for 'ping' command")
     if conn.subscriptions:
@@ -79,28 +47,28 @@ def ping(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("echo", 2, "loading stale fast", "fast connection")
-def echo(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def echo(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return argv[1]
 
 
 @command("time", 1, "loading stale fast", "fast")
-def time(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def time(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     seconds, millis = divmod(server.now_ms, 1000)
     return [str(seconds).encode(), str(millis * 1000).encode()]
 
 
 @command("del", -2, "write", "keyspace write slow")
-def delete(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def delete(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return sum(1 for key in argv[1:] if server.lookup(key) is not None and server.delete(key))
 
 
 @command("exists", -2, "readonly fast", "keyspace read fast")
-def exists(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def exists(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return sum(1 for key in argv[1:] if server.lookup(key) is not None)
 
 
 @command("type", 2, "readonly fast", "keyspace read fast")
-def type_(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def type_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     value = server.lookup(argv[1])
     if value is None:
         return Status(b"none")
@@ -108,19 +76,19 @@ def type_(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("keys", 2, "readonly", "keyspace read slow dangerous")
-def keys(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def keys(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     # Valkey replies in hash-table order; the model sorts (a documented difference).
     pattern = argv[1].decode("latin-1")
     return sorted(key for key in server.live_keys() if fnmatchcase(key.decode("latin-1"), pattern))
 
 
 @command("dbsize", 1, "readonly fast", "keyspace read fast")
-def dbsize(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def dbsize(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return len(server.live_keys())
 
 
 @command("flushall", -1, "write", "keyspace write slow dangerous")
-def flushall(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def flushall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     server.dirty.update(server.data)
     server.data.clear()
     server.expires.clear()
@@ -128,7 +96,7 @@ def flushall(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("expire", -3, "write fast", "keyspace write fast")
-def expire(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def expire(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     options = set()
     for raw in argv[3:]:
         option = raw.lower()
@@ -166,7 +134,7 @@ def expire(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return 1
 
 
-def _ttl_ms(server: Server, key: bytes) -> int:
+def _ttl_ms(server: Keyspace, key: bytes) -> int:
     if server.lookup(key) is None:
         return -2
     when = server.expires.get(key)
@@ -174,13 +142,13 @@ def _ttl_ms(server: Server, key: bytes) -> int:
 
 
 @command("ttl", 2, "readonly fast", "keyspace read fast")
-def ttl(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def ttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     remaining = _ttl_ms(server, argv[1])
     return remaining if remaining < 0 else (remaining + 500) // 1000
 
 
 @command("pttl", 2, "readonly fast", "keyspace read fast")
-def pttl(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def pttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return _ttl_ms(server, argv[1])
 
 
@@ -188,12 +156,12 @@ def pttl(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("get", 2, "readonly fast", "read string fast")
-def get(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def get(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return server.lookup(argv[1], bytes)
 
 
 @command("set", -3, "write denyoom", "write string slow")
-def set_(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def set_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     flags: set[bytes] = set()
     expire_arg: tuple[bytes, bytes] | None = None
     index = 3
@@ -244,7 +212,7 @@ def set_(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("incr", 2, "write denyoom fast", "write string fast")
-def incr(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     key = argv[1]
     old = server.lookup(key, bytes)
     value = 0 if old is None else parse_int(old)
@@ -258,7 +226,7 @@ def incr(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 # --- lists ---------------------------------------------------------------------------------
 
 
-def _push(server: Server, conn: Connection, argv: list[bytes], *, left: bool) -> int:
+def _push(server: Keyspace, conn: Client, argv: list[bytes], *, left: bool) -> int:
     key = argv[1]
     items = server.lookup_write(key, ListValue)
     if left:
@@ -275,7 +243,7 @@ for _name, _left in (("lpush", True), ("rpush", False)):  # one handler, two end
     )
 
 
-def _pop(server: Server, conn: Connection, argv: list[bytes], *, left: bool) -> Any:
+def _pop(server: Keyspace, conn: Client, argv: list[bytes], *, left: bool) -> Any:
     if len(argv) > 3:
         raise ReplyError(
             f"ERR wrong number of arguments for '{'lpop' if left else 'rpop'}' command"
@@ -313,7 +281,7 @@ def _index_range(start: int, stop: int, length: int) -> tuple[int, int] | None:
 
 
 @command("lrange", 4, "readonly", "read list slow")
-def lrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def lrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     start, stop = parse_int(argv[2]), parse_int(argv[3])
     items = server.lookup(argv[1], ListValue)
     if items is None:
@@ -325,13 +293,13 @@ def lrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("llen", 2, "readonly fast", "read list fast")
-def llen(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def llen(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     items = server.lookup(argv[1], ListValue)
     return 0 if items is None else len(items)
 
 
 @command("lrem", 4, "write", "write list slow")
-def lrem(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def lrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     count = parse_int(argv[2])
     key, element = argv[1], argv[3]
     items = server.lookup(key, ListValue)
@@ -366,7 +334,7 @@ def parse_timeout(raw: bytes) -> int:
 
 
 @command("blpop", -3, "write blocking", "write list slow blocking")
-def blpop(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def blpop(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     timeout_ms = parse_timeout(argv[-1])
     keys = argv[1:-1]
 
@@ -393,7 +361,7 @@ _LEX_RANGE_ERROR = ReplyError("ERR min or max not valid string range item")
 
 
 @command("zadd", -4, "write denyoom fast", "write sortedset fast")
-def zadd(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     index = 2
     options: set[bytes] = set()
     while index < len(argv) and argv[index].lower() in (b"nx", b"xx", b"ch", b"incr", b"gt", b"lt"):
@@ -446,7 +414,7 @@ def zadd(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 def _remove_each(
-    server: Server, argv: list[bytes], kind: type, remove: Callable[[Any, bytes], bool]
+    server: Keyspace, argv: list[bytes], kind: type, remove: Callable[[Any, bytes], bool]
 ) -> int:
     """ZREM's and HDEL's shape: remove each named item of the key's value; the count removed."""
     key = argv[1]
@@ -460,12 +428,12 @@ def _remove_each(
 
 
 @command("zrem", -3, "write fast", "write sortedset fast")
-def zrem(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return _remove_each(server, argv, ZSet, lambda zset, member: zset.remove(member))
 
 
 @command("zscore", 3, "readonly fast", "read sortedset fast")
-def zscore(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     zset = server.lookup(argv[1], ZSet)
     if zset is None or argv[2] not in zset.scores:
         return None
@@ -473,7 +441,7 @@ def zscore(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("zcard", 2, "readonly fast", "read sortedset fast")
-def zcard(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zcard(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     zset = server.lookup(argv[1], ZSet)
     return 0 if zset is None else len(zset)
 
@@ -515,7 +483,7 @@ def _apply_limit(items: list[Any], offset: int, count: int) -> list[Any]:
 
 
 def zrange_generic(
-    server: Server,
+    server: Keyspace,
     key: bytes,
     low: bytes,
     high: bytes,
@@ -600,7 +568,7 @@ def _zrange_options(
 
 
 @command("zrange", -4, "readonly", "read sortedset slow")
-def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     mode, rev, withscores, limit = _zrange_options(argv, by=True)
     if limit is not None and mode == "index":
         raise ReplyError(
@@ -612,7 +580,7 @@ def zrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("zrangebyscore", -4, "readonly", "read sortedset slow")
-def zrangebyscore(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def zrangebyscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     _, _, withscores, limit = _zrange_options(argv, by=False)
     return zrange_generic(server, argv[1], argv[2], argv[3], "score", False, limit, withscores)
 
@@ -621,7 +589,7 @@ def zrangebyscore(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("hset", -4, "write denyoom fast", "write hash fast")
-def hset(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def hset(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     if len(argv) % 2:
         raise ReplyError("ERR wrong number of arguments for 'hset' command")
     fields = server.lookup_write(argv[1], HashValue)
@@ -634,13 +602,13 @@ def hset(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("hget", 3, "readonly fast", "read hash fast")
-def hget(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def hget(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     fields = server.lookup(argv[1], HashValue)
     return None if fields is None else fields.get(argv[2])
 
 
 @command("hgetall", 2, "readonly", "read hash slow")
-def hgetall(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def hgetall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     fields = server.lookup(argv[1], HashValue)
     if fields is None:
         return []
@@ -648,7 +616,7 @@ def hgetall(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("hdel", -3, "write fast", "write hash fast")
-def hdel(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def hdel(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return _remove_each(
         server, argv, HashValue, lambda fields, field: fields.pop(field, None) is not None
     )
@@ -658,7 +626,7 @@ def hdel(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("publish", 3, "pubsub loading stale fast", "pubsub fast")
-def publish(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     subscribers = server.channels.get(argv[1], [])
     for subscriber in subscribers:
         subscriber.inbox.append([b"message", argv[1], argv[2]])
@@ -666,7 +634,7 @@ def publish(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("subscribe", -2, "pubsub noscript loading stale", "pubsub slow")
-def subscribe(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def subscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     replies = Replies()
     for channel in argv[1:]:
         server.subscribe(conn, channel)
@@ -675,7 +643,7 @@ def subscribe(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("unsubscribe", -1, "pubsub noscript loading stale", "pubsub slow")
-def unsubscribe(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def unsubscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     channels = argv[1:] or sorted(conn.subscriptions)
     if not channels:
         return [b"unsubscribe", None, 0]
@@ -701,7 +669,7 @@ def _script_keys(argv: list[bytes]) -> tuple[list[bytes], list[bytes]]:
 @command(
     "evalsha", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting"
 )
-def evalsha(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def evalsha(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     script = server.scripts.get(argv[1])
     if script is None:
         raise ReplyError("NOSCRIPT No matching script.")
@@ -711,11 +679,11 @@ def evalsha(server: Server, conn: Connection, argv: list[bytes]) -> Any:
 
 
 @command("eval", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting")
-def eval_(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def eval_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     _script_keys(argv)
     raise ReplyError(
         "ERR the model runs no Lua: its scripts are Python functions, sent as EVALSHA @name"
     )
 
 
-__all__ = ["INT64_MIN", "NOT_INTEGER", "OK", "Replies", "Status", "register"]
+__all__ = ["COMMANDS", "INT64_MIN", "NOT_INTEGER", "OK", "Replies", "Status"]

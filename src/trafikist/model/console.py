@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trafikist.model.builtins import Replies, Status
 from trafikist.model.errors import ReplyError
+from trafikist.model.replies import Replies, Status
 from trafikist.model.server import Server
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "a": "\a"}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from trafikist.model import builtins, streams
-from trafikist.model.command import BLOCKED, Block, Command, Handler, ScriptFunction
+from trafikist.model.command import BLOCKED, Block, Client, Command, Handler, ScriptFunction
 from trafikist.model.errors import WRONGTYPE, ReplyError
 from trafikist.model.values import as_bytes
 
@@ -95,11 +95,12 @@ class Server:
         self.scripts: dict[bytes, ScriptFunction] = {}
         self.waiters: dict[bytes, deque[Connection]] = {}
         self.ready: list[bytes] = []
-        self.channels: dict[bytes, list[Connection]] = {}
+        self.channels: dict[bytes, list[Client]] = {}
         self.dirty: set[bytes] = set()  # keys written since the last look (for trace states)
         self.console = Connection(self, "console")
-        builtins.register(self)
-        streams.register(self)
+        for table in (builtins.COMMANDS, streams.COMMANDS):
+            for command in table.commands:
+                self.add_command(command)
 
     # --- the entry points ------------------------------------------------------------------
 
@@ -285,12 +286,12 @@ class Server:
 
     # --- pub/sub --------------------------------------------------------------------------
 
-    def subscribe(self, conn: Connection, channel: bytes) -> None:
+    def subscribe(self, conn: Client, channel: bytes) -> None:
         if channel not in conn.subscriptions:
             conn.subscriptions.add(channel)
             self.channels.setdefault(channel, []).append(conn)
 
-    def unsubscribe(self, conn: Connection, channel: bytes) -> None:
+    def unsubscribe(self, conn: Client, channel: bytes) -> None:
         conn.subscriptions.discard(channel)
         subscribers = self.channels.get(channel)
         if subscribers and conn in subscribers:

@@ -11,10 +11,10 @@ import heapq
 from typing import Any
 
 from trafikist.model import choices, echomq, trafikey
-from trafikist.model.builtins import Replies
 from trafikist.model.echomq import Library, QueueKeys
 from trafikist.model.errors import ReplyError, ScenarioError
 from trafikist.model.processes import KINDS, Context, World, pool_member
+from trafikist.model.replies import Replies
 from trafikist.model.scenario import (
     PROCESS_OPTIONS,
     SWEEP_KINDS,

@@ -8,11 +8,11 @@ model: Valkey removes only whole nodes of up to 100 entries (a documented differ
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from trafikist.model.builtins import OK, Status
-from trafikist.model.command import Block, Command
+from trafikist.model.command import Block, Client, CommandTable, Keyspace
 from trafikist.model.errors import INVALID_STREAM_ID, ReplyError, syntax_error
+from trafikist.model.replies import OK
 from trafikist.model.values import (
     INT64_MAX,
     UINT64_MAX,
@@ -22,12 +22,12 @@ from trafikist.model.values import (
     parse_int,
 )
 
-if TYPE_CHECKING:
-    from trafikist.model.server import Connection, Server
-
 StreamId = tuple[int, int]
 MAX_ID: StreamId = (UINT64_MAX, UINT64_MAX)
 _ULL = re.compile(rb"[ \t\n\v\f\r]*\+?[0-9]+")
+
+COMMANDS = CommandTable()
+command = COMMANDS.command
 
 
 def _parse_ull(raw: bytes) -> int | None:
@@ -168,7 +168,8 @@ def _trim(stream: Stream, args: _TrimArgs) -> int:
     return drop
 
 
-def xadd(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xadd", -5, "write denyoom fast", "write stream fast")
+def xadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     args, index, extra = _parse_trim(argv, 2, xadd=True)
     field_pos = index + 1
     fields = argv[field_pos:]
@@ -216,7 +217,8 @@ def _id_too_small() -> ReplyError:
     )
 
 
-def xtrim(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xtrim", -4, "write", "write stream slow")
+def xtrim(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     args, _, _ = _parse_trim(argv, 2, xadd=False)
     stream = server.lookup(argv[1], Stream)
     if stream is None:
@@ -247,12 +249,14 @@ def _interval_end(arg: bytes) -> StreamId:
     return previous
 
 
-def xlen(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xlen", 2, "readonly fast", "read stream fast")
+def xlen(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     stream = server.lookup(argv[1], Stream)
     return 0 if stream is None else len(stream)
 
 
-def xrange(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xrange", -4, "readonly", "read stream slow")
+def xrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     start = _interval_start(argv[2])
     end = _interval_end(argv[3])
     count = -1
@@ -288,7 +292,11 @@ def _subcommand_syntax_error(argv: list[bytes]) -> ReplyError:
     )
 
 
-def xgroup_create(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+COMMANDS.container("xgroup", -2, "", "slow")
+
+
+@command("xgroup|create", -5, "write denyoom", "write stream slow")
+def xgroup_create(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     if len(argv) > 8:
         raise _subcommand_syntax_error(argv)
     mkstream = False
@@ -329,7 +337,8 @@ def xgroup_create(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return OK
 
 
-def xgroup_destroy(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xgroup|destroy", 4, "write", "write stream slow")
+def xgroup_destroy(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     stream = server.lookup(argv[2], Stream)
     if stream is None:
         raise ReplyError(
@@ -348,7 +357,7 @@ def _nogroup(key: bytes, group: bytes, suffix: str = "") -> ReplyError:
 
 
 def _deliver_new(
-    server: Server, stream: Stream, group: StreamGroup, consumer: bytes, count: int, noack: bool
+    server: Keyspace, stream: Stream, group: StreamGroup, consumer: bytes, count: int, noack: bool
 ) -> list[Any]:
     entries: list[Any] = []
     for entry_id, fields in stream.entries[stream.index_after(group.last_id, inclusive=False) :]:
@@ -363,7 +372,12 @@ def _deliver_new(
 
 
 def _deliver_history(
-    server: Server, stream: Stream, group: StreamGroup, consumer: bytes, after: StreamId, count: int
+    server: Keyspace,
+    stream: Stream,
+    group: StreamGroup,
+    consumer: bytes,
+    after: StreamId,
+    count: int,
 ) -> list[Any]:
     entries: list[Any] = []
     for entry_id in group.sorted_pel():
@@ -380,7 +394,8 @@ def _deliver_history(
     return entries
 
 
-def xreadgroup(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xreadgroup", -7, "write blocking movablekeys", "write stream slow blocking")
+def xreadgroup(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     timeout_ms: int | None = None
     count = 0
     streams_at = 0
@@ -455,7 +470,8 @@ def xreadgroup(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return Block(list(keys), timeout_ms, serve)
 
 
-def xack(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xack", -4, "write fast", "write stream fast")
+def xack(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     stream = server.lookup(argv[1], Stream)
     group = None if stream is None else stream.groups.get(argv[2])
     if group is None:
@@ -465,7 +481,8 @@ def xack(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return sum(1 for entry_id in dict.fromkeys(ids) if group.pel.pop(entry_id, None) is not None)
 
 
-def xpending(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xpending", -3, "readonly", "read stream slow")
+def xpending(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     summary = len(argv) == 3
     if not summary and not 6 <= len(argv) <= 9:
         raise syntax_error()
@@ -521,7 +538,8 @@ def xpending(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return reply
 
 
-def xautoclaim(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+@command("xautoclaim", -6, "write fast", "write stream fast")
+def xautoclaim(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     min_idle = max(
         0, parse_int(argv[4], ReplyError("ERR Invalid min-idle-time argument for XAUTOCLAIM"))
     )
@@ -576,39 +594,4 @@ def xautoclaim(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return [format_id(cursor), claimed, deleted]
 
 
-def register(server: Server) -> None:
-    rows = [
-        ("xadd", -5, "write denyoom fast", "write stream fast", xadd),
-        ("xlen", 2, "readonly fast", "read stream fast", xlen),
-        ("xrange", -4, "readonly", "read stream slow", xrange),
-        ("xtrim", -4, "write", "write stream slow", xtrim),
-        ("xreadgroup", -7, "write blocking movablekeys", "write stream slow blocking", xreadgroup),
-        ("xack", -4, "write fast", "write stream fast", xack),
-        ("xpending", -3, "readonly", "read stream slow", xpending),
-        ("xautoclaim", -6, "write fast", "write stream fast", xautoclaim),
-    ]
-    for name, arity, flags, acl, handler in rows:
-        server.add_command(
-            Command(name, arity, frozenset(flags.split()), frozenset(acl.split()), handler)
-        )
-    group = Command("xgroup", -2, frozenset(), frozenset({"slow"}))
-    group.subcommands = {
-        b"create": Command(
-            "xgroup|create",
-            -5,
-            frozenset({"write", "denyoom"}),
-            frozenset({"write", "stream", "slow"}),
-            xgroup_create,
-        ),
-        b"destroy": Command(
-            "xgroup|destroy",
-            4,
-            frozenset({"write"}),
-            frozenset({"write", "stream", "slow"}),
-            xgroup_destroy,
-        ),
-    }
-    server.add_command(group)
-
-
-__all__ = ["Status", "register"]
+__all__ = ["COMMANDS"]

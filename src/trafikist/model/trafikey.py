@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from trafikist.model import choices
+from trafikist.model.command import Client, Keyspace
 from trafikist.model.commands import command_table
 from trafikist.model.errors import ReplyError
-from trafikist.model.server import Connection, Server, command_from_row
+from trafikist.model.server import Server, command_from_row
 from trafikist.model.values import HashValue, ListValue, Stream, ZSet, parse_int
 
 LANE_PREFIX = choices.LANE_ROW_PREFIX.encode()
@@ -40,7 +41,7 @@ def is_lane_row(member: bytes) -> bool:
     return member.startswith(LANE_PREFIX)
 
 
-def due_members(server: Server, schedule: ZSet | None, now_ms: int) -> list[bytes]:
+def due_members(server: Keyspace, schedule: ZSet | None, now_ms: int) -> list[bytes]:
     if schedule is None:
         return []
     _, end = schedule.score_range(float("-inf"), False, now_ms, False)
@@ -48,7 +49,7 @@ def due_members(server: Server, schedule: ZSet | None, now_ms: int) -> list[byte
 
 
 def move_due(
-    server: Server, keys: list[bytes], now_ms: int, batch: int, lanes_allowed: bool, verb: str
+    server: Keyspace, keys: list[bytes], now_ms: int, batch: int, lanes_allowed: bool, verb: str
 ) -> int:
     """Move due members of schedule to the tail of pending, at most batch; ring if any moved."""
     schedule_key, pending_key, wake_key = keys
@@ -80,7 +81,7 @@ def move_due(
 
 
 def sweep_stalled(
-    server: Server, keys: list[bytes], now_ms: int, limit: int, max_attempts: int, prefix: bytes
+    server: Keyspace, keys: list[bytes], now_ms: int, limit: int, max_attempts: int, prefix: bytes
 ) -> list[int]:
     """The counted sweep: recover or dead-letter expired leases, at most limit; skip restarts."""
     active_key, pending_key, dead_key = keys
@@ -112,14 +113,14 @@ def sweep_stalled(
     return [recovered, dead]
 
 
-def emq_promote(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def emq_promote(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     now_ms = server.now_ms  # the one clock reading of this call
     _numkeys(argv, "EMQ.PROMOTE", choices.PROMOTE_NUMKEYS, "schedule, pending, wake")
     batch = _positive(argv[5], "EMQ.PROMOTE batch")
     return move_due(server, argv[2:5], now_ms, batch, lanes_allowed=False, verb="EMQ.PROMOTE")
 
 
-def emq_stalled_check(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def emq_stalled_check(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     now_ms = server.now_ms
     _numkeys(argv, "EMQ.STALLED.CHECK", choices.STALLED_NUMKEYS, "active, pending, dead")
     limit = _positive(argv[5], "EMQ.STALLED.CHECK limit")
@@ -127,7 +128,7 @@ def emq_stalled_check(server: Server, conn: Connection, argv: list[bytes]) -> An
     return sweep_stalled(server, argv[2:5], now_ms, limit, max_attempts, argv[7])
 
 
-def emq_append(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def emq_append(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     """EMQ.APPEND 1 <stream> <count> (<pairs> <field> <value> ...) x count: whole or nothing."""
     _numkeys(argv, "EMQ.APPEND", 1, "stream")
     key = argv[2]
@@ -149,7 +150,7 @@ def emq_append(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return [server.call("XADD", key, "*", *fields) for fields in entries]
 
 
-def emq_publish(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def emq_publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     """EMQ.PUBLISH 1 <stream> <field> <value> ...: one envelope, after checking its fields."""
     _numkeys(argv, "EMQ.PUBLISH", 1, "stream")
     if len(argv) % 2 == 0:
@@ -168,7 +169,7 @@ def emq_publish(server: Server, conn: Connection, argv: list[bytes]) -> Any:
     return server.call("XADD", argv[2], "*", *argv[3:])
 
 
-def emq_failures_incr(server: Server, conn: Connection, argv: list[bytes]) -> Any:
+def emq_failures_incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     """EMQ.FAILURES.INCR 1 <key> <ttl seconds>: the count and its TTL in one turn."""
     _numkeys(argv, "EMQ.FAILURES.INCR", 1, "key")
     ttl = _positive(argv[3], "EMQ.FAILURES.INCR ttl")

@@ -1,0 +1,21 @@
+"""The shapes of a reply beside bytes, int, list, None and `ReplyError` (RESP2 as the model
+returns it): a simple string, and several replies to one command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Status(bytes):
+    """A simple-string reply (+OK, +PONG): valkey-cli prints it without quotes."""
+
+    __slots__ = ()
+
+
+class Replies(list[Any]):
+    """Several replies to one command (SUBSCRIBE a b sends one per channel)."""
+
+    __slots__ = ()
+
+
+OK = Status(b"OK")
