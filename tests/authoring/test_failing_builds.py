@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from support import build_leftovers, edit, site_build
+from support import add_plugin_options, build_leftovers, edit, site_build
 from support.authoring import (
     ABORTED,
     DIVE_02,
@@ -169,10 +169,12 @@ def test_no_offline_worker_without_workbox(project: Path, good_site: GoodSite) -
 
 
 def test_a_dead_link_in_a_guide_page(project: Path, good_site: GoodSite) -> None:
-    """docs/ is plain Markdown: the engine's validation checks it (MkDocs' own, or the Zensical
-    adapter's check of the finished site), and the message is the course's. MkDocs logs its
-    validation as warnings that end a strict build; the Zensical adapter, whose check it is,
-    prints them as the build's errors."""
+    """docs/ is plain Markdown, the authors' pages: a build that holds them (the preview, or
+    the option `authors_pages`) has the engine's validation check them (MkDocs' own, or the
+    Zensical adapter's check of the finished site), and the message is the course's. MkDocs
+    logs its validation as warnings that end a strict build; the Zensical adapter, whose check
+    it is, prints them as the build's errors."""
+    add_plugin_options(project, authors_pages="true")
     line = edit(
         project / GUIDE,
         "# Writing the course\n",

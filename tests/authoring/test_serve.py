@@ -5,13 +5,14 @@ the server keeps running; the fix brings the page back with no restart."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from support import copy_project, edit
-from support.authoring import MODULE_04, site_serve, wait_until
+from support import SEARCH_INDEX, copy_project, edit
+from support.authoring import MODULE_04, fetch, site_serve, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -108,3 +109,45 @@ def test_an_open_page_reloads_itself_under_its_policy(engine: str, tmp_path: Pat
         expect(page.locator("article")).to_contain_text(marker, timeout=90_000)
         page.close()
     assert not [text for text in blocked if "Content Security Policy" in text], blocked
+
+
+def test_the_preview_serves_the_authors_pages_apart(engine: str, tmp_path: Path) -> None:
+    """docs/ is the authors' and developers': the preview serves it under authors/, with an
+    index of its pages, and keeps it out of the readers' navigation and search index."""
+    project = copy_project(tmp_path / "project")
+    with site_serve(engine, project) as (base, process):
+        index = wait_until(base + "authors/", lambda text: "For authors and developers" in text)
+        for path in sorted((project / "docs").glob("*.md")):
+            assert f'href="{path.stem}/"' in index, path.name
+            title = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+            assert title in fetch(base + f"authors/{path.stem}/"), path.name
+        search = json.loads(fetch(base + SEARCH_INDEX[engine]))
+        items = search["docs"] if engine == "mkdocs" else search["items"]
+        assert items and not [item for item in items if "authors/" in item["location"]]
+        module = fetch(base + PAGE)
+        assert "Who moves time today" in module and 'href="../../authors/' not in module
+        assert process.poll() is None
+
+
+@pytest.mark.browser
+def test_a_browser_leaving_during_a_reload_poll_prints_no_traceback(
+    engine: str, tmp_path: Path, browser
+) -> None:
+    """Every page waits on a reload poll; a browser that leaves the page drops it. The answer
+    then meets a closed connection, which the preview lets go quietly."""
+    project = copy_project(tmp_path / "project")
+    module = project / MODULE_04 / "module.md"
+    with site_serve(engine, project) as (base, process):
+        wait_until(base + PAGE, lambda text: "Who moves time today" in text)
+        page = browser.new_page()
+        for address in (PAGE, "", PAGE, "review/", PAGE):
+            page.goto(base + address, wait_until="load")
+            page.wait_for_timeout(300)  # its poll is waiting; the next page drops it
+        marker = "A sentence that answers every waiting poll."
+        edit(module, "## Who moves time today\n", f"## Who moves time today\n\n{marker}\n")
+        wait_until(base + PAGE, lambda text: marker in text)
+        page.wait_for_timeout(1000)
+        page.close()
+        assert process.poll() is None
+    log = (project / "serve.log").read_text(encoding="utf-8")
+    assert "Traceback" not in log and "BrokenPipeError" not in log, log[-3000:]

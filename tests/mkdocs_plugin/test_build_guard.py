@@ -116,8 +116,12 @@ def test_a_site_file_that_leads_out_of_the_site_is_refused(tmp_path: Path) -> No
     plugin = TrafikistPlugin()
     site_files = [SiteFile("assets/trafikist/ok.js", content=b""), SiteFile("../x.json", b"")]
     plugin.build = SimpleNamespace(
-        site=SimpleNamespace(pages=lambda: []), site_files=lambda: site_files
+        site=SimpleNamespace(pages=lambda: []),
+        site_files=lambda: site_files,
+        authors_pages=lambda docs_dir: [],
     )
-    config = SimpleNamespace(site_dir=str(tmp_path / "site"), use_directory_urls=True)
+    config = SimpleNamespace(
+        site_dir=str(tmp_path / "site"), docs_dir=str(tmp_path / "docs"), use_directory_urls=True
+    )
     with pytest.raises(PluginError, match=r"the build would write '\.\./x\.json' outside the site"):
         plugin.on_files(Files([]), config=config)

@@ -200,21 +200,24 @@ def test_pattern_panel_reading_order_and_up_next(page) -> None:
     assert hint == "Take the dives in order: time first, then waiting, then the bus."
     up_next = page.select_one("nav.tk-up-next")
     items = up_next.select(".tk-up-next__item")
-    assert [i.select_one(".tk-up-next__arrow").get_text() for i in items] == ["→", "←"]
+    # The seed's two cards ("→built Who moves time today", then "←built Failures and
+    # recovery"), previous first: ← on the left, → on the right (test_reading_order).
+    assert [i.select_one(".tk-up-next__arrow").get_text() for i in items] == ["←", "→"]
     assert [i.select_one(".tk-up-next__page").get_text() for i in items] == [
-        "Who moves time today",
         "Failures and recovery",
+        "Who moves time today",
     ]
-    # The next dive is a link; the previous lesson is built in the published course only (the
-    # seed's "←built", then "Failures and recovery"): its badge says built, with no link to a
-    # page this site does not have, and a line says so.
+    # The next dive is a link, and so is the previous lesson: built in the published course
+    # only (the seed's "←built"; its source says `published_status: built`), planned here, so
+    # its badge says planned, and a line says the published course has it.
     assert items[0].select_one(".tk-up-next__page a") is not None
-    assert items[1].select_one(".tk-up-next__page a") is None
+    assert items[1].select_one(".tk-up-next__page a") is not None
+    assert items[0].select_one(".tk-badge").get_text() == "planned"
     assert items[1].select_one(".tk-badge").get_text() == "built"
-    assert text_of(items[1].select_one(".tk-up-next__absent")) == (
+    assert text_of(items[0].select_one(".tk-up-next__absent")) == (
         "The published course has this lesson; this site does not hold it yet."
     )
-    assert items[0].select_one(".tk-up-next__summary").get_text().startswith("Start the module")
+    assert items[1].select_one(".tk-up-next__summary").get_text().startswith("Start the module")
     after = up_next.select_one(".tk-up-next__after")
     assert text_of(after).startswith("After this module, TRA and native values reads")
     # Parts come in the seed's order within "The dives".

@@ -40,6 +40,7 @@ from trafikist.base.reading import reading
 from trafikist.checks import (
     against_registry,
     expectations,
+    headings,
     provenance,
     questions,
     valkey_statements,
@@ -64,6 +65,7 @@ PAGE_CHECKS: tuple[PageCheck, ...] = (
     expectations.CHECK,
     valkey_statements.CHECK,
     questions.CHECK,
+    headings.CHECK,
 )
 
 

@@ -43,6 +43,10 @@ class BuildOptions:
     # Seconds a live run (or a console command) may take in the page before the page stops it
     # and says so: a whole number in RUN_TIME_LIMIT_RANGE.
     run_time_limit: int = 10
+    # Build the authors' and developers' pages of docs/ into the site, under authors/, out of
+    # the navigation and the search index. The preview always serves them; a build for
+    # readers leaves them out.
+    authors_pages: bool = False
 
     @classmethod
     def from_mapping(cls, values: dict[str, Any] | None, source: Path) -> BuildOptions:

@@ -20,14 +20,31 @@ ERROR_CLASS = "tk-build-error"
 FIX_NOTE = "Fix the file named below and save it: this page reloads by itself."
 RELOAD_SCRIPT = "__trafikist/reload.js"  # under the site's root, in both engines' previews
 # Asks `data-poll` (which answers once a newer build is in place, or after a while) and reloads
-# the page when the answer differs from the build it was served from (`data-build`).
+# the page when the answer differs from the build it was served from (`data-build`). A page
+# that shows a failed build's message starts at the top, where the message is; the next good
+# build comes back at the place the author was reading (kept for the tab across the reloads,
+# in place of the browser's own restoration, which would scroll the message out of sight).
 RELOAD_CLIENT = (
     "const { poll, build } = document.currentScript.dataset;\n"
+    'const place = "trafikist-preview-place:" + location.pathname;\n'
+    'const failed = () => document.querySelector(".tk-build-error") !== null;\n'
+    'history.scrollRestoration = "manual";\n'
+    "function settle() {\n"
+    "  const kept = sessionStorage.getItem(place);\n"
+    "  if (failed()) return window.scrollTo(0, 0);\n"
+    "  sessionStorage.removeItem(place);\n"
+    "  if (kept !== null) window.scrollTo(0, Number(kept));\n"
+    "}\n"
+    'if (document.readyState === "complete") settle();\n'
+    'else addEventListener("load", settle, { once: true });\n'
     "async function wait() {\n"
     "  for (;;) {\n"
     "    try {\n"
     '      const answer = await fetch(poll, { cache: "no-store" });\n'
-    "      if ((await answer.text()).trim() !== build) return location.reload();\n"
+    "      if ((await answer.text()).trim() !== build) {\n"
+    "        if (!failed()) sessionStorage.setItem(place, String(window.scrollY));\n"
+    "        return location.reload();\n"
+    "      }\n"
     "    } catch {\n"
     "      await new Promise((resolve) => setTimeout(resolve, 1000));\n"
     "    }\n"
@@ -35,6 +52,16 @@ RELOAD_CLIENT = (
     "}\n"
     "wait();\n"
 )
+# The error block's look is the site's stylesheet's (`.tk-build-error`, widgets/theme/): the
+# pages' policy refuses inline styles. The standalone page, which has neither, carries these.
+STANDALONE_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+    ".tk-build-error{border:2px solid #c62828;border-radius:4px;padding:.8em 1.2em;"
+    "margin:1em 0;background:#fff5f5;color:#3b0a0a}"
+    ".tk-build-error p{margin:0 0 .5em}.tk-build-error ul{margin:0;padding-left:1.2em;"
+    "white-space:pre-wrap}"
+)
+ARTICLE = re.compile(r"(<article\b[^>]*>)(.*?)(</article>)", re.S)
 
 
 def with_reload(page: str, root: str, poll: str, build: str) -> str:
@@ -50,11 +77,9 @@ def error_html(message: str) -> str:
     lines = [line for line in message.splitlines() if line.strip()] or ["(no message)"]
     items = "\n".join(f"<li><code>{html.escape(line, quote=False)}</code></li>" for line in lines)
     return (
-        f'<div class="{ERROR_CLASS}" role="alert" '
-        'style="border:2px solid #c62828;border-radius:4px;padding:0.8em 1.2em;margin:1em 0;'
-        'background:#fff5f5;color:#3b0a0a">\n'
-        f'<p style="margin:0 0 .5em"><strong>{ERROR_TITLE}.</strong> {FIX_NOTE}</p>\n'
-        f'<ul style="margin:0;padding-left:1.2em;white-space:pre-wrap">\n{items}\n</ul>\n</div>\n'
+        f'<div class="{ERROR_CLASS}" role="alert">\n'
+        f"<p><strong>{ERROR_TITLE}.</strong> {FIX_NOTE}</p>\n"
+        f"<ul>\n{items}\n</ul>\n</div>\n"
     )
 
 
@@ -63,14 +88,23 @@ def error_markdown(message: str) -> str:
     return f'---\ntitle: "{ERROR_TITLE}"\n---\n\n# {ERROR_TITLE}\n\n{error_html(message)}'
 
 
+def with_error(page: str, message: str) -> str:
+    """A page of the last good build, its content replaced by the message: the theme's look,
+    navigation and scripts stay, and the message is the first thing on the page."""
+    block = f'<h1 id="tk-build-error">{ERROR_TITLE}</h1>\n{error_html(message)}'
+    match = ARTICLE.search(page)
+    if match is None:
+        return insert_after_body(page, block)
+    return page[: match.start(2)] + block + page[match.end(2) :]
+
+
 def error_page(message: str) -> str:
     """A standalone page for when the theme itself cannot run."""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{ERROR_TITLE}</title>"
-        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>\n'
-        '<body style="font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;'
-        'padding:0 1em">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<style>{STANDALONE_STYLE}</style></head>\n<body>\n"
         f"<h1>{ERROR_TITLE}</h1>\n{error_html(message)}</body></html>\n"
     )
 

@@ -130,11 +130,26 @@ class CourseBuild:
 
     # -- what the engine is told -------------------------------------------------------------
 
-    def nav(self, docs_dir: Path) -> list[dict[str, object]]:
-        """The course's navigation, then the hand-written pages of docs/ by file name."""
+    def nav(self) -> list[dict[str, object]]:
+        """The readers' navigation: the course's alone (the authors' pages are not in it)."""
         assert self.site is not None
+        return self.site.nav()
+
+    @property
+    def serves_authors_pages(self) -> bool:
+        """The authors' pages are part of a preview, and of a build that asks for them."""
+        return self.preview or self.options.authors_pages
+
+    def authors_pages(self, docs_dir: Path) -> list[AuthorsPage]:
+        """The pages of docs/ under `authors/`, when this build serves them."""
+        if not self.serves_authors_pages or not Path(docs_dir).is_dir():
+            return []
         with self._reading(docs_dir):
-            return self.site.nav() + docs_nav(docs_dir)
+            return authors_pages(Path(docs_dir))
+
+    def authors_markdown(self, page: AuthorsPage, pages: list[AuthorsPage]) -> str:
+        with self._reading(page.source):
+            return authors_markdown(page, pages)
 
     def theme_extra(self) -> dict[str, object]:
         """What the theme's overrides read from the configuration's `extra` (overrides/: the
@@ -180,6 +195,20 @@ class CourseBuild:
                 node_modules=self.path(self.options.node_modules),
             )
 
+    def bare_site_files(self) -> list[SiteFile]:
+        """The site's own files without the course (widgets/: the theme's scripts, the
+        stylesheet), for a preview's error pages when no build has succeeded yet; none if
+        even these cannot be made (the error pages then stand without them)."""
+        try:
+            return assets.widget_assets(
+                self.path(self.options.widgets_dir),
+                self.options.assets_path,
+                [],
+                node_modules=self.path(self.options.node_modules),
+            )
+        except CourseError:
+            return []
+
     def _question_runs(self) -> list[SiteFile]:
         """Each question's run, as "Show the run" fetches it (trafikist.course.questions)."""
         if self.site is None or REVIEW_PAGE_ID not in self.site.course.pages:
@@ -209,12 +238,13 @@ class CourseBuild:
             raise CourseError.at(source, None, problem.what, problem.fix) from None
 
     def source_of(self, src_uri: str, docs_dir: Path) -> Path | None:
-        """The author's file behind a page of the site: a course source, or a page of docs/."""
+        """The author's file behind a page of the site: a course source, or a page of docs/
+        (served as `authors/NAME.md`)."""
         if self.site is not None:
             for page in self.site.pages():
                 if page.src_uri() == src_uri:
                     return page.source
-        docs = Path(docs_dir) / src_uri
+        docs = Path(docs_dir) / src_uri.removeprefix(f"{AUTHORS_FOLDER}/")
         return docs if docs.is_file() else None
 
     # -- once the pages are written ----------------------------------------------------------
@@ -268,13 +298,64 @@ class CourseBuild:
         return files_signature([*watched, *folders]) + "\n" + "\n".join(pages)
 
 
-def docs_nav(docs_dir: Path) -> list[dict[str, object]]:
-    """Hand-written pages in docs/ (the authors' and readers' guides), by file name."""
-    entries = [
-        {_title_of(path): path.relative_to(docs_dir).as_posix()}
-        for path in sorted(Path(docs_dir).glob("*.md"))
+# The authors' and developers' pages (docs/): outside the readers' site. The preview serves
+# them under this folder, out of the navigation and the search index; a build writes them only
+# with the option `authors_pages` (the tests' check of their links).
+AUTHORS_FOLDER = "authors"
+AUTHORS_TITLE = "For authors and developers"
+# Both engines' search leaves out a page with this front matter (mkdocs-material's search
+# plugin reads it from the page's meta, Zensical from the file).
+NOT_SEARCHED = "search:\n  exclude: true\n"
+
+
+@dataclass(frozen=True)
+class AuthorsPage:
+    """A page of the authors' guide: a file of docs/ served under `authors/`, or the guide's
+    generated index (no `source`)."""
+
+    src_uri: str  # among the site's files: "authors/authoring.md"
+    title: str
+    source: Path | None = None
+
+
+def authors_pages(docs_dir: Path) -> list[AuthorsPage]:
+    """The guide's index, then every Markdown file of docs/ by name."""
+    pages = [
+        AuthorsPage(
+            f"{AUTHORS_FOLDER}/{path.relative_to(docs_dir).as_posix()}", _title_of(path), path
+        )
+        for path in sorted(Path(docs_dir).rglob("*.md"))
     ]
-    return [{"About this site": entries}] if entries else []
+    index = AuthorsPage(f"{AUTHORS_FOLDER}/index.md", AUTHORS_TITLE)
+    taken = next((page for page in pages if page.src_uri == index.src_uri), None)
+    if taken is not None:
+        raise CourseError.at(
+            taken.source or docs_dir,
+            None,
+            "docs/index.md would be the authors' guide's index, which the build writes.",
+            "Rename the file: the guide's index lists every page of docs/ by itself.",
+        )
+    return [index, *pages] if pages else []
+
+
+def authors_markdown(page: AuthorsPage, pages: list[AuthorsPage]) -> str:
+    """A page of the guide as the engine reads it: out of the search index, and for the index,
+    the list of the guide's pages."""
+    if page.source is not None:
+        text = read_source_text(page.source)
+        return f"---\n{NOT_SEARCHED}---\n\n{text}"
+    listed = "\n".join(
+        f"- [{other.title}]({other.src_uri.removeprefix(AUTHORS_FOLDER + '/')})"
+        for other in pages
+        if other.source is not None
+    )
+    return (
+        f"---\ntitle: {AUTHORS_TITLE}\n{NOT_SEARCHED}---\n\n# {AUTHORS_TITLE}\n\n"
+        "How the course is written, built, checked and measured. These pages are kept in "
+        "`docs/` of the repository; the preview serves them here, and the readers' site "
+        "leaves them out: its navigation and its search hold the course alone.\n\n"
+        f"{listed}\n"
+    )
 
 
 def _title_of(path: Path) -> str:

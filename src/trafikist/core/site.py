@@ -22,7 +22,7 @@ from trafikist.course.markdown.registry_inline import RegistryInlineExtension
 from trafikist.course.reference import reference_pages
 from trafikist.course.render import Renderer
 from trafikist.course.review import asks_questions, review_page
-from trafikist.course.structure import Course, Kind, Page
+from trafikist.course.structure import PLANNED_HEADING, Course, Kind, Page
 from trafikist.model.commands import install_command_table
 from trafikist.registry import Registry, export_command_table, load_registry, resolve_registry_path
 from trafikist.registry.valkey import load_valkey_docs, load_valkey_table, resolve_valkey_folder
@@ -50,33 +50,45 @@ class Site:
         return list(self.course.pages.values())
 
     def nav(self) -> list[dict[str, object]]:
-        """The navigation tree, derived from the course; titles keep the course's labels, as
-        HTML text (neither engine's theme escapes a navigation title)."""
+        """The navigation tree, derived from the course (`Course.listings`): the home page, the
+        written pages book by book, then the planned ones under one heading, where each page is
+        marked planned. Titles keep the course's labels, as HTML text (neither engine's theme
+        escapes a navigation title).
+
+        Both themes make a section's first index page its heading (`navigation.indexes`): a
+        written module is its section's index, so its heading opens it; every other page is a
+        plain file (`Page.src_uri`), so no heading opens a planned page, and no page leaves
+        the list for a heading. The engines' footers follow this order, so "Next" meets every
+        written page before any planned one."""
+        written, planned = self.course.listings()
         tree: list[dict[str, object]] = [{"Home": self.course.home.src_uri()}]
-        for book in self.course.books:
+        for listing in written:
             entries: list[object] = []
-            for page in book.pages:
-                label = escape(
-                    f"{page.number_label} · {page.title}"
-                    if page.kind is Kind.MODULE or page.dives
-                    else page.title
-                )
-                if page.dives:
-                    entries.append(
+            for entry in listing.entries:
+                page = entry.page
+                if page.kind is Kind.MODULE:
+                    # A section even without dives: a bare index page would become the book's
+                    # heading and leave the list.
+                    children = [page.src_uri()] if entry.opens else []
+                    children += [{escape(dive.label()): dive.src_uri()} for dive in entry.dives]
+                    entries.append({escape(page.label()): children})
+                else:
+                    entries.append({escape(page.label()): page.src_uri()})
+            tree.append({escape(listing.title): entries})
+        if planned:
+            tree.append(
+                {
+                    PLANNED_HEADING: [
                         {
-                            label: [
-                                page.src_uri(),
-                                *(
-                                    {escape(f"{dive.number_label} · {dive.title}"): dive.src_uri()}
-                                    for dive in page.dives
-                                ),
+                            escape(listing.title): [
+                                {escape(entry.page.label(with_module=True)): entry.page.src_uri()}
+                                for entry in listing.entries
                             ]
                         }
-                    )
-                else:
-                    entries.append({label: page.src_uri()})
-            if entries:
-                tree.append({escape(book.title): entries})
+                        for listing in planned
+                    ]
+                }
+            )
         return tree
 
 

@@ -38,6 +38,8 @@ from trafikist.course.questions import (
 from trafikist.course.review import REVIEW_PAGE_ID, course_questions, module_questions
 from trafikist.course.sources import DRAFT
 from trafikist.course.structure import (
+    PLANNED_HEADING,
+    PLANNED_SUMMARY,
     STATUS_LEGEND,
     Course,
     Kind,
@@ -131,7 +133,16 @@ class Renderer:
         """The whole page as Markdown with front matter, ready for the engine."""
         front = self._front_matter(page)
         if page.kind is Kind.HOME:
-            return front + self._render("home.md.j2", page=page, course=self.course)
+            written, planned = self.course.listings()
+            return front + self._render(
+                "home.md.j2",
+                page=page,
+                course=self.course,
+                written=written,
+                planned=planned,
+                planned_heading=PLANNED_HEADING,
+                planned_summary=PLANNED_SUMMARY,
+            )
         if page.status is Status.PLANNED:
             # A scaffolded draft stays in the source for its author, out of the published page.
             body = DRAFT.sub("", page.body)

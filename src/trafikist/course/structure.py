@@ -41,6 +41,14 @@ STATUS_LEGEND = {
     Status.PLANNED: "page not written yet",
 }
 
+# Where the navigation and the home page list the pages that are not written yet, after every
+# written one.
+PLANNED_HEADING = "Not written yet"
+PLANNED_SUMMARY = (
+    "Pages the course plans: each stands with its title, its summary and the pages that link "
+    "to it, under a planned badge."
+)
+
 
 @dataclass
 class Book:
@@ -109,17 +117,35 @@ class Page:
             return self.book.title
         return ""
 
+    @property
+    def written(self) -> bool:
+        return self.status is Status.BUILT
+
     def src_uri(self) -> str:
         """Where the generated Markdown lives among the site's files.
 
-        A module is the index page of its section (its dives sit under it); every other page
-        is a plain file, so the theme never mistakes a book's first page for the book's index.
+        A written module is the index page of its section (its dives sit under it), so the
+        section's heading in the navigation opens it. Every other page is a plain file: the
+        theme makes a section's first index page its heading, and a heading must never open a
+        page that is not written (nor take that page out of the list below it). Either way the
+        page's address is the same folder under directory URLs.
         """
         if not self.path:
             return "index.md"
-        if self.kind is Kind.MODULE:
+        if self.kind is Kind.MODULE and self.written:
             return f"{self.path}/index.md"
         return f"{self.path}.md"
+
+    def label(self, *, with_module: bool = False) -> str:
+        """The page's label in the navigation: "04 · Title" for a module, "01 · Title" for a
+        dive ("04 · 01 · Title" `with_module`, where the module is not above it), the title
+        for any other page."""
+        if self.kind is Kind.MODULE:
+            return f"{self.number_label} · {self.title}"
+        if self.kind is Kind.DIVE:
+            prefix = f"{self.parent.number_label} · " if with_module and self.parent else ""
+            return f"{prefix}{self.number_label} · {self.title}"
+        return self.title
 
     def url(self, directory_urls: bool = True) -> str:
         return address(self.src_uri(), directory_urls).url
@@ -176,18 +202,79 @@ class Course:
         return self.pages[page_id]
 
     def neighbours(self, page: Page) -> tuple[Page | None, Page | None]:
-        """The previous and next page in reading order."""
+        """The previous page in reading order (the lesson this one assumes, written or not), and
+        the next written one: a "Next" never leads a reader into a page that is not written."""
         order = self.reading_order
         if page not in order:
             return None, None
         index = order.index(page)
         previous = order[index - 1] if index > 0 else None
-        following = order[index + 1] if index + 1 < len(order) else None
+        following = next((later for later in order[index + 1 :] if later.written), None)
         return previous, following
+
+    def listings(self) -> tuple[list[BookListing], list[BookListing]]:
+        """The books as the navigation and the home page list them: first every written page,
+        book by book in course order, then every planned page, book by book. A reader who
+        follows "Next" from the home page meets every written page before any planned one."""
+        written: list[BookListing] = []
+        planned: list[BookListing] = []
+        for book in self.books:
+            entries: list[ListedPage] = []
+            waiting: list[ListedPage] = []
+            for page in book.pages:
+                dives = tuple(dive for dive in page.dives if dive.written)
+                if page.written or dives:
+                    entries.append(ListedPage(page, dives))
+                if not page.written:
+                    waiting.append(ListedPage(page))
+                waiting += [ListedPage(dive) for dive in page.dives if not dive.written]
+            if entries:
+                written.append(BookListing(book, tuple(entries)))
+            if waiting:
+                planned.append(BookListing(book, tuple(waiting)))
+        return written, planned
+
+    def site_order(self) -> list[Page]:
+        """Every page in the order the navigation lists them (each engine's footer follows
+        it): the home page, the written pages, then the planned ones."""
+        written, planned = self.listings()
+        order = [self.home]
+        for listing in [*written, *planned]:
+            for entry in listing.entries:
+                if entry.opens:
+                    order.append(entry.page)
+                order += entry.dives
+        return order
 
     @property
     def home(self) -> Page:
         return self.pages["home"]
+
+
+@dataclass(frozen=True)
+class ListedPage:
+    """A page as a listing shows it. Under a written module, its written dives; a module that
+    is not written but has written dives heads them without opening itself (it is listed again
+    with the planned pages)."""
+
+    page: Page
+    dives: tuple[Page, ...] = ()
+
+    @property
+    def opens(self) -> bool:
+        return self.page.written or not self.dives
+
+
+@dataclass(frozen=True)
+class BookListing:
+    book: Book
+    entries: tuple[ListedPage, ...]
+
+    @property
+    def title(self) -> str:
+        """The numbered book is listed as "Modules": its title is the course's own, which the
+        site's name and the home page's heading already show."""
+        return "Modules" if self.book.numbered else self.book.title
 
 
 @dataclass(frozen=True)

@@ -18,3 +18,4 @@ class TrafikistConfig(Config):
     pyodide_url = c.Type(str, default=DEFAULTS.pyodide_url)
     memory_snapshot = c.Type(bool, default=DEFAULTS.memory_snapshot)
     run_time_limit = c.Type(int, default=DEFAULTS.run_time_limit)
+    authors_pages = c.Type(bool, default=DEFAULTS.authors_pages)

@@ -26,7 +26,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, BuildError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 
@@ -35,9 +35,9 @@ from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
 from trafikist.core.config import read_config
-from trafikist.core.files import site_target
+from trafikist.core.files import SiteFile, site_target
 from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
-from trafikist.core.session import CourseBuild, docs_nav
+from trafikist.core.session import AUTHORS_FOLDER, CourseBuild
 from trafikist.core.sitedir import (
     SiteDirChoice,
     check_site_dir,
@@ -84,6 +84,30 @@ def _course[T](step: Callable[[], T]) -> T:
         raise PluginError(str(error)) from None
 
 
+def _drop_docs(files: Files, config: MkDocsConfig) -> None:
+    """The pages of docs/ are the authors' and developers': never the readers' site as they
+    are (`_authors_pages` serves them apart)."""
+    docs_dir = Path(config.docs_dir).resolve()
+    for file in list(files):
+        if file.abs_src_path and Path(file.abs_src_path).resolve().is_relative_to(docs_dir):
+            files.remove(file)
+
+
+def _authors_pages(files: Files, config: MkDocsConfig, build: CourseBuild) -> dict[str, str]:
+    """A preview (or a build that asks for them) serves the pages of docs/ under `authors/`,
+    out of the navigation and the search index. Returns the author's file of each, by
+    src_uri."""
+    pages = build.authors_pages(Path(config.docs_dir))
+    for page in pages:
+        content = _course(lambda page=page: build.authors_markdown(page, pages))
+        files.append(
+            File.generated(
+                config, page.src_uri, content=content, inclusion=InclusionLevel.NOT_IN_NAV
+            )
+        )
+    return {page.src_uri: str(page.source or config.docs_dir) for page in pages}
+
+
 class TrafikistPlugin(BasePlugin[TrafikistConfig]):
     supports_multiple_instances = False
 
@@ -101,6 +125,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         self.cache = RenderCache()
         self.config_file = Path("mkdocs.yml")  # what the guard names when nothing else is read
         self.sources: dict[str, str] = {}  # each page's author's file, by src_uri
+        self.good_site_files: list[SiteFile] | None = None  # the site's own, for error pages
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -155,14 +180,15 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
             markdown=self.markdown,
             config_file=self.config_file,
         )
-        # Before the course loads: a failed load under serve still renders the theme's pages.
+        # Before the course loads: a failed load under serve still renders the theme's pages,
+        # with the site's stylesheet (the error's look).
         config.extra.update(self.build.theme_extra())
+        config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
         site = _course(self.build.load)
         docs_dir = Path(config.docs_dir)
         validation.install(lambda src_uri: self.build.source_of(src_uri, docs_dir))
         config.markdown_extensions.extend(site.markdown_extensions())
-        config.nav = self.build.nav(docs_dir)
-        config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
+        config.nav = self.build.nav()
         for script in self.build.module_scripts():
             if all(str(entry) != script for entry in config.extra_javascript):
                 entry = ExtraScriptValue(script)
@@ -177,15 +203,19 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         )
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        _drop_docs(files, config)
         if self.preview_error is not None:
             return self._error_files(files, config)
         build = self.build
         assert build is not None and build.site is not None
         pages = build.site.pages()
-        self.good_routes = [page.src_uri() for page in pages]
+        routes = [page.src_uri() for page in pages]
         self.sources = {page.src_uri(): str(page.source) for page in pages if page.source}
         self.directory_urls = config.use_directory_urls
-        for page, src_uri in zip(pages, self.good_routes, strict=True):
+        authors = _authors_pages(files, config, build)
+        self.sources.update(authors)
+        self.good_routes = [*routes, *authors]
+        for page, src_uri in zip(pages, routes, strict=True):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
                 raise PluginError(
@@ -194,11 +224,17 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                 )
             content = _course(lambda page=page: build.page_markdown(page))
             files.append(File.generated(config, src_uri, content=content))
-        if self.serving:  # the reload client, which the pages' policy allows (on_serve)
-            files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
         site_files = _course(build.site_files)
         for site_file in site_files:  # each inside the site, before MkDocs is told of any
             _course(lambda uri=site_file.uri: site_target(Path(config.site_dir), uri))
+        self.good_site_files = site_files
+        return self._site_files(files, config, site_files)
+
+    def _site_files(self, files: Files, config: MkDocsConfig, site_files: list[SiteFile]) -> Files:
+        """The site's own files, and under serve the reload client, which the pages' policy
+        allows (on_serve)."""
+        if self.serving:
+            files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
         for site_file in site_files:
             source = str(site_file.source) if site_file.content is None else None
             uri, content = site_file.uri, site_file.content
@@ -221,7 +257,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         assert self.build is not None and self.build.site is not None
         course_id = page.meta.get("trafikist_id")
         course_page = self.build.site.course.pages.get(course_id) if course_id else None
-        source = page.file.abs_src_path or page.file.src_path
+        source = self.sources.get(page.file.src_uri) or page.file.abs_src_path
+        source = source or page.file.src_path
         # Hand-written pages in docs/ may link by id too.
         return _course(lambda: self.build.finalize_html(html, course_page or page.url, source))
 
@@ -237,8 +274,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         if not template_name.endswith(".html"):
             return output_content
         if self.preview_error is not None and template_name == "404.html":
-            block = errors.error_html(self.preview_error)
-            output_content = errors.insert_after_body(output_content, block)
+            output_content = errors.with_error(output_content, self.preview_error)
         return finish_page(output_content)
 
     @event_priority(-100)  # after every other plugin has written its files
@@ -316,7 +352,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         if self.good_nav is not None:
             config.nav = self.good_nav
         else:
-            config.nav = [{errors.ERROR_TITLE: "index.md"}, *docs_nav(Path(config.docs_dir))]
+            config.nav = [{errors.ERROR_TITLE: "index.md"}]
         return config
 
     def _error_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -324,8 +360,16 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         content = errors.error_markdown(self.preview_error)
         for src_uri in self.good_routes or ["index.md"]:
             if files.get_file_from_path(src_uri) is None:
-                files.append(File.generated(config, src_uri, content=content))
-        return files
+                # The authors' pages show it too, out of the navigation as they are.
+                authors = src_uri.startswith(f"{AUTHORS_FOLDER}/")
+                inclusion = InclusionLevel.NOT_IN_NAV if authors else InclusionLevel.UNDEFINED
+                files.append(File.generated(config, src_uri, content=content, inclusion=inclusion))
+        # The error pages load the theme's scripts, the stylesheet and the reload client as
+        # the good pages do: the last good build's files, or widgets/ alone before any.
+        site_files = self.good_site_files
+        if site_files is None and self.build is not None:
+            site_files = self.build.bare_site_files()
+        return self._site_files(files, config, site_files or [])
 
     def _served_routes(self) -> list[Path]:
         """The last good build's HTML files, for the error pages of a failed rebuild."""

@@ -5,8 +5,9 @@ themselves are the core's, trafikist.core.preview).
   on_config: the build goes on with one error page per route of the last good build, themed
   like the site, so every open tab reloads onto the message. This works for the first build too.
 - Any other failure (a strict-mode warning, an error in a later build step) is caught around
-  mkdocs' builder (`wrap_builder`): it writes a plain error page over every route and returns,
-  so mkdocs' live reload moves on instead of holding every request until a good build.
+  mkdocs' builder (`wrap_builder`): it puts the message in place of the content of every page
+  the build wrote (a plain error page where it wrote none) and returns, so mkdocs' live
+  reload moves on instead of holding every request until a good build.
 - mkdocs' live reload is an inline script in every page, which the pages' policy blocks: the
   page would never reload. `reload_from_a_file` makes the server load the core's reload client
   from a file of the site instead, polling mkdocs' own reload endpoint.
@@ -22,7 +23,7 @@ from typing import Any
 
 from trafikist.base.errors import CourseError
 from trafikist.core.files import site_target
-from trafikist.core.preview import error_page, with_reload
+from trafikist.core.preview import error_page, with_error, with_reload
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 
@@ -71,20 +72,29 @@ def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
         # only says that the build stopped.
         message = "\n".join([*logged.messages, str(failure)])
         site_dir = Path(server.root)
-        page = error_page(message)
         for route in {*routes(), Path("index.html"), Path("404.html")}:
             try:
                 target = site_target(site_dir, route.as_posix())
             except CourseError:
                 continue  # no page of the site: nothing to write over
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(page, encoding="utf-8")
+            target.write_text(_error_over(target, message), encoding="utf-8")
         log.error(
             "The preview shows this error on every page; the next save that fixes it reloads them."
         )
 
     builder.trafikist_wrapped = True  # type: ignore[attr-defined]
     server.builder = builder
+
+
+def _error_over(target: Path, message: str) -> str:
+    """The page the failed build wrote there, its content replaced by the message (the theme's
+    look and scripts stay), or the standalone error page where it wrote none."""
+    try:
+        written = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        written = ""
+    return with_error(written, message) if "<article" in written else error_page(message)
 
 
 def reload_from_a_file(server: Any) -> None:

@@ -446,7 +446,7 @@ def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: 
     body = "".join(row[3] for row in trace_rows(trace, decides))
     # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
-        f'<details class="tk-trace"{" open" if decides else ""}>'
+        f'<details class="tk-trace" data-search-exclude{" open" if decides else ""}>'
         f"<summary>{escape_text(summary)}</summary>\n"
         f'<div class="tk-trace__scroll" tabindex="0" role="region" '
         f'aria-label="{esc(region)}">'
@@ -525,7 +525,7 @@ def render_result_html(
     scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
     drawn = render_timeline_svg(trace)
     return (
-        f'<figure class="tk-run__figure">{scroll_box}{drawn}</div>\n'
+        f'<figure class="tk-run__figure" data-search-exclude>{scroll_box}{drawn}</div>\n'
         f"<figcaption>{caption} {legend_html(trace, drawn)}</figcaption></figure>\n"
         f"{choices_html(trace, known_choices, choices_href)}\n"
         f"{render_trace_html(trace, decides, of)}"

@@ -292,15 +292,15 @@ class ZensicalBuild:
         ), error
 
     def _docs(self, pages: list[Page]) -> dict[str, bytes]:
-        """The files of the docs folder Zensical builds: docs/ as it is, and the course."""
+        """The files of the docs folder Zensical builds: the course, and under a preview the
+        authors' pages of docs/ (under `authors/`, out of the navigation and the search)."""
         files = {}
-        if self.project.docs_dir.is_dir():
-            with reading(self.project.docs_dir):
-                for path in sorted(self.project.docs_dir.rglob("*")):
-                    if path.is_file():
-                        note_reading(path)
-                        name = path.relative_to(self.project.docs_dir).as_posix()
-                        files[name] = path.read_bytes()
+        authors = self.course.authors_pages(self.project.docs_dir)
+        for authors_page in authors:
+            if authors_page.source is not None:
+                note_reading(authors_page.source)
+            markdown = self.course.authors_markdown(authors_page, authors)
+            files[authors_page.src_uri] = markdown.encode("utf-8")
         for page in pages:
             src_uri = page.src_uri()
             if src_uri in files:
@@ -323,7 +323,7 @@ class ZensicalBuild:
             "INHERIT": str(self.project.config_file),
             "docs_dir": "docs",
             "site_dir": "site",
-            "nav": self.course.nav(self.project.docs_dir),
+            "nav": self.course.nav(),
             "theme": theme,
             "extra": self.course.theme_extra(),
             "extra_css": self.course.stylesheets(),

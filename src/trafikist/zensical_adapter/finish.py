@@ -45,9 +45,9 @@ def built_pages(build: CourseBuild, docs_dir: Path) -> list[BuiltPage]:
         BuiltPage(Path(address(page.src_uri(), urls).file), page, page.source or docs_dir)
         for page in build.site.pages()
     ]
-    for path in sorted(Path(docs_dir).rglob("*.md")):
-        where = address(path.relative_to(docs_dir).as_posix(), urls)
-        found.append(BuiltPage(Path(where.file), where.url, path))
+    for authors_page in build.authors_pages(docs_dir):
+        where = address(authors_page.src_uri, urls)
+        found.append(BuiltPage(Path(where.file), where.url, authors_page.source or docs_dir))
     return found
 
 

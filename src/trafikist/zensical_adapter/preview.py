@@ -5,18 +5,25 @@ the site's Content-Security-Policy blocks. `PreviewServer` serves each new build
 and answers the core's reload client (trafikist.core.preview): every HTML page it serves loads
 `/__trafikist/reload.js`, which waits on `/__trafikist/build` and reloads the page when a new
 build is in place. While the last build failed, every HTML address (and every unknown one)
-answers with the error page instead.
+answers with the last good page there, the message in place of its content.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from trafikist.core.preview import RELOAD_CLIENT, RELOAD_SCRIPT, error_page, with_reload
+from trafikist.core.preview import (
+    RELOAD_CLIENT,
+    RELOAD_SCRIPT,
+    error_page,
+    with_error,
+    with_reload,
+)
 
 BUILD_ENDPOINT = "/__trafikist/build"
 WAIT_SECONDS = 25  # one long poll; the client asks again at once
@@ -33,8 +40,7 @@ class PreviewServer:
         self.build = 0
         self.changed = threading.Condition()
         handler = functools.partial(_Handler, self)
-        self.http = ThreadingHTTPServer(address, handler)
-        self.http.daemon_threads = True
+        self.http = _Server(address, handler)
 
     @property
     def url(self) -> str:
@@ -66,6 +72,20 @@ class PreviewServer:
         self.http.server_close()
 
 
+# A browser that leaves a page (or reloads it) drops the page's pending reload poll: the
+# answer then meets a closed connection. That is the poll's normal end, not an error.
+GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exception(), GONE):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class _Handler(SimpleHTTPRequestHandler):
     def __init__(self, preview: PreviewServer, *args: object, **kwargs: object) -> None:
         self.preview = preview
@@ -87,12 +107,22 @@ class _Handler(SimpleHTTPRequestHandler):
                 return super().do_GET()  # the redirect to the folder's address
             target = target / "index.html"
         if self.preview.error is not None and (target.suffix == ".html" or not target.exists()):
-            return self._page(error_page(self.preview.error), 200)
+            return self._page(self._error_page(target), 200)
         if target.suffix == ".html" and target.is_file():
             return self._page(target.read_text(encoding="utf-8"), 200)
         if not target.exists() and (Path(self.directory) / "404.html").is_file():
             return self._page((Path(self.directory) / "404.html").read_text("utf-8"), 404)
         return super().do_GET()
+
+    def _error_page(self, target: Path) -> str:
+        """The last good build's page at that address (or its 404 page), its content replaced
+        by the message: the theme's look, navigation and scripts stay. The standalone page
+        before any build has succeeded."""
+        assert self.preview.error is not None
+        for page in (target, Path(self.directory) / "404.html"):
+            if page.suffix == ".html" and page.is_file():
+                return with_error(page.read_text(encoding="utf-8"), self.preview.error)
+        return error_page(self.preview.error)
 
     def _page(self, page: str, status: int) -> None:
         build = str(self.preview.build)
