@@ -69,7 +69,7 @@ class Site:
                 if page.kind is Kind.MODULE:
                     # A section even without dives: a bare index page would become the book's
                     # heading and leave the list.
-                    children = [page.src_uri()] if entry.opens else []
+                    children: list[object] = [page.src_uri()] if entry.opens else []
                     children += [{escape(dive.label()): dive.src_uri()} for dive in entry.dives]
                     entries.append({escape(page.label()): children})
                 else:
