@@ -38,7 +38,7 @@ def test_home_presents_books_and_modules_in_order(built_site: Path) -> None:
     assert books == ["Modules", "Check yourself", "Command reference", "Not written yet"]
     planned = [h3.get_text() for h3 in home.select("section[data-book=planned] > h3")]
     assert planned == [
-        "Modules",
+        "More modules",
         "The Protocol",
         "The Queue",
         "The Bus pillar",

@@ -231,7 +231,7 @@ class Course:
             if entries:
                 written.append(BookListing(book, tuple(entries)))
             if waiting:
-                planned.append(BookListing(book, tuple(waiting)))
+                planned.append(BookListing(book, tuple(waiting), planned=True))
         return written, planned
 
     def site_order(self) -> list[Page]:
@@ -269,12 +269,16 @@ class ListedPage:
 class BookListing:
     book: Book
     entries: tuple[ListedPage, ...]
+    planned: bool = False  # the book's pages that are not written yet
 
     @property
     def title(self) -> str:
-        """The numbered book is listed as "Modules": its title is the course's own, which the
-        site's name and the home page's heading already show."""
-        return "Modules" if self.book.numbered else self.book.title
+        """The numbered book is listed as "Modules" (its title is the course's own, which the
+        site's name and the home page's heading already show), and its planned pages as "More
+        modules": each list of the navigation is a landmark, whose name must be its own."""
+        if not self.book.numbered:
+            return self.book.title
+        return "More modules" if self.planned else "Modules"
 
 
 @dataclass(frozen=True)
