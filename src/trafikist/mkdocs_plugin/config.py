@@ -9,7 +9,7 @@ from mkdocs.config.base import Config
 from trafikist.core.options import DEFAULTS
 
 
-class TrafikistConfig(Config):
+class TrafikistConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     modules_dir = c.Type(str, default=DEFAULTS.modules_dir)
     widgets_dir = c.Type(str, default=DEFAULTS.widgets_dir)
     registry = c.Optional(c.Type(str))

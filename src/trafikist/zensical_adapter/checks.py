@@ -71,10 +71,11 @@ class ChecksInChild:
             raise RuntimeError("the course's checks ended without a verdict")
         kind, value = pickle.loads(data)
         if kind == "problems":
-            raise CourseError(value)  # type: ignore[arg-type]
+            raise CourseError(value)
         if kind == "failed":
             raise RuntimeError(f"the course's checks failed: {value}")
-        return value  # type: ignore[return-value]
+        warnings: list[Problem] = value  # the child pickled its warnings
+        return warnings
 
     def cancel(self) -> None:
         """The build stopped first: end the child."""
