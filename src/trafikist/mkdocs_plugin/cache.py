@@ -168,7 +168,7 @@ class RenderCache:
                     if (target := files.get_file_from_path(uri)) is not None
                 }
 
-        page.render = render  # type: ignore[method-assign]
+        page.render = render  # type: ignore[method-assign]  # this page's render, kept
         kept_output = self.output.get(src_uri)
         if kept_output is not None and kept_output[0] == self.keys[src_uri]:
             self.reused[src_uri] = kept_output[1]
@@ -205,7 +205,7 @@ class RenderCache:
                 ),
             )
 
-        page.render = render  # type: ignore[method-assign]
+        page.render = render  # type: ignore[method-assign]  # this page's render, kept
 
     def context(self, page: Page, context: TemplateContext) -> TemplateContext:
         kept = self.reused.get(page.file.src_uri)

@@ -530,14 +530,16 @@ def zrange_generic(
 def _in_lex_range(
     member: bytes, low: tuple[bytes | None, bool, int], high: tuple[bytes | None, bool, int]
 ) -> bool:
+    # A bound's value is None only when the bound is infinite (infinity is 1 or -1).
     value, open_, infinity = low
     if infinity == 1 or (
-        infinity == 0 and (member < value or (open_ and member == value))  # type: ignore[operator]
+        infinity == 0 and value is not None and (member < value or (open_ and member == value))
     ):
         return False
     value, open_, infinity = high
     return not (
-        infinity == -1 or (infinity == 0 and (member > value or (open_ and member == value)))  # type: ignore[operator]
+        infinity == -1
+        or (infinity == 0 and value is not None and (member > value or (open_ and member == value)))
     )
 
 
