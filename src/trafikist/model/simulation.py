@@ -481,6 +481,7 @@ class Simulation:
         for key in sorted(self.server.data):
             if b":failures:" in key and self.server.lookup(key) is not None:
                 ttl = self.server.call("TTL", key)
+                assert isinstance(ttl, int), "TTL replies a number"
                 value = reply_to_json(self.server.call("GET", key))
                 count = int(value) if isinstance(value, str) and value.isdigit() else value
                 assert isinstance(count, int | str | None), "GET replies a string or nil"
