@@ -55,18 +55,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(passed_on)}")
     if args.debug:
         os.environ[DEBUG_VARIABLE] = "1"  # for MkDocs' plugin and the checks' child too
-    terminate_as_interrupt()  # SIGTERM cleans up as Ctrl-C does
+    restore = terminate_as_interrupt()  # SIGTERM cleans up as Ctrl-C does
     try:
         with reading(_read_first(args)):
             return int(args.run(args) or 0)
+    except BrokenPipeError:
+        # The reader of the output went away (`… | head`): nothing more to say, to anyone.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt as interrupt:
         # Every step has removed what it made (the staging and work folders) on its way out.
-        what = (
-            "the build stopped; the last good site is unchanged"
-            if args.run is _build
-            else ("stopped")
+        building = args.run is _build
+        print(
+            "Interrupted: the build stopped; the last good site is unchanged."
+            if building
+            else "Interrupted.",
+            file=sys.stderr,
         )
-        print(f"Interrupted: {what}.", file=sys.stderr)
         return 143 if isinstance(interrupt, Terminated) else 130
     except CourseError as error:
         _print_failure(error)
@@ -74,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # the build guard: one line, the traceback under --debug
         _print_failure(unexpected(error, _read_first(args)), error)
         return 1
+    finally:
+        restore()
 
 
 def _read_first(args: argparse.Namespace) -> Path:
@@ -195,8 +202,7 @@ def _build(args: argparse.Namespace) -> int:
         options += ["-d", str(args.site_dir)] if args.site_dir else []
         options += ["--strict"] if args.strict else []
         return _mkdocs("build", *options, *args.passed_on)
-    from trafikist.core.project import read_project
-    from trafikist.zensical_adapter.build import ZensicalBuild
+    from trafikist.zensical_adapter.build import ZensicalBuild, read_project
 
     try:
         project = read_project(args.config_file, args.site_dir)
@@ -221,7 +227,7 @@ def _serve(args: argparse.Namespace) -> int:
         return _mkdocs(
             "serve", "-f", str(args.config_file), "--dev-addr", args.dev_addr, *args.passed_on
         )
-    from trafikist.core.project import read_project
+    from trafikist.zensical_adapter.build import read_project
     from trafikist.zensical_adapter.serve import serve
 
     host, _, port = args.dev_addr.rpartition(":")
@@ -311,6 +317,14 @@ def _model(args: argparse.Namespace) -> int:
     if args.action == "choices":
         print(json.dumps(choices_as_json(), indent=2))
         return 0
+    indent = getattr(args, "indent", None)
+    if indent is not None and not 0 <= indent <= MAX_INDENT:
+        print(
+            f"error: --indent: {indent} is outside 0 to {MAX_INDENT}. Fix: Pass --indent 2 "
+            "(or leave it out for one line).",
+            file=sys.stderr,
+        )
+        return 2
     registry = load_registry(resolve_registry_path(args.registry, Path.cwd()))
     install_command_table(export_command_table(registry))
     try:
@@ -332,36 +346,78 @@ def _model(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.action == "run":
-        print(json.dumps(trace, sort_keys=True, indent=args.indent))
+        text = json.dumps(trace, sort_keys=True, indent=args.indent)
+        if len(text) > MAX_TRACE_CHARS:  # the model's caps hold it well under this
+            print(
+                f"error: {args.file}: the trace is {len(text):,} characters, more than the "
+                f"{MAX_TRACE_CHARS:,} `model run` writes. Fix: Shorten the run, or drop --indent.",
+                file=sys.stderr,
+            )
+            return 2
+        print(text)
         return 0
-    for line in sys.stdin:
+    while line := sys.stdin.readline(MAX_CONSOLE_LINE + 1):
+        if len(line) > MAX_CONSOLE_LINE and not line.endswith("\n"):
+            while (rest := sys.stdin.readline(MAX_CONSOLE_LINE)) and not rest.endswith("\n"):
+                pass  # the rest of the line goes unread into nothing
+            print(f"(error) the line is longer than {MAX_CONSOLE_LINE:,} characters; not sent.")
+            continue
         print(execute_line(simulation.server, line.rstrip("\n")))
     return 0
 
 
-def _scenario_file(path: Path) -> Any:
-    """A scenario file: YAML (.yml, .yaml) or JSON."""
-    import yaml
+# What `model run` reads and writes at most: a scenario is some hundred lines (the largest of
+# the course is 2 KB); a trace is held by the model's caps (trafikist.model.simulation.MAX_STEPS);
+# `--indent` past 8 only adds spaces (--indent 100000000 asked for gigabytes); a console line
+# past 1 MB is no command a reader types.
+MAX_SCENARIO_BYTES = 1_000_000
+MAX_TRACE_CHARS = 256_000_000
+MAX_INDENT = 8
+MAX_CONSOLE_LINE = 1_000_000
 
+
+def _scenario_file(path: Path) -> Any:
+    """A scenario file: YAML (.yml, .yaml) or JSON, of at most MAX_SCENARIO_BYTES."""
+    from trafikist.base.files import read_bounded
+    from trafikist.course.sources import load_yaml_node
     from trafikist.model import ScenarioError
 
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_bounded(path, MAX_SCENARIO_BYTES)
     except OSError as error:
         raise ScenarioError(
             str(path), "", f"cannot be read ({error.strerror}).", "Check the file's path."
         ) from None
+    if data is None:
+        raise ScenarioError(
+            str(path),
+            "",
+            f"holds more than {MAX_SCENARIO_BYTES:,} bytes; it was not read further.",
+            "Name a scenario file (a few hundred lines at most), not a device or a log.",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError(
+            str(path),
+            f"line {data[: error.start].count(b'\n') + 1}",
+            f"is not UTF-8 text (byte {data[error.start]:#04x}).",
+            "Save the file as UTF-8.",
+        ) from None
     if path.suffix in (".yml", ".yaml"):
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            line = getattr(getattr(error, "problem_mark", None), "line", None)
-            where = f"line {line + 1}" if line is not None else ""
-            raise ScenarioError(
-                str(path), where, "is not valid YAML.", "Fix the indentation or the quoting there."
-            ) from None
+        try:  # the course's reader: no aliases, bounded nesting, no key given twice
+            return load_yaml_node(text, path)[0]
+        except CourseError as error:
+            problem = error.problems[0]
+            where = f"line {problem.line}" if problem.line else ""
+            what = problem.what if problem.what.endswith(".") else problem.what + "."
+            raise ScenarioError(str(path), where, what, problem.fix) from None
     try:
         return json.loads(text)
+    except RecursionError:
+        raise ScenarioError(
+            str(path), "", "nests too deep.", "Flatten it: a scenario nests a few levels."
+        ) from None
     except json.JSONDecodeError as error:
         raise ScenarioError(
             str(path),

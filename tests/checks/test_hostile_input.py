@@ -695,3 +695,70 @@ def test_two_predicates_of_one_sentence_are_one_line(project: Path) -> None:
         f"{DUTIES}:{line}: the expectation 'j1 in schedule from 2.5 to 9' does not hold"
     )
     assert f"{PROMOTE_SENTENCE} This line has 1 more problem too. {EXPECTATION_FIX}" in message
+
+
+# -- bounded work: YAML aliases (issue 28) -----------------------------------------------------
+
+
+def _alias_fan_out(levels: int, indent: str = "") -> str:
+    """`levels` lines of ten aliases each to the line before: 10**levels values in a few
+    hundred bytes (seven levels took 51 s to refuse before aliases were)."""
+    lines = [f"{indent}l0: &l0 [a, a, a, a, a, a, a, a, a, a]"]
+    lines += [
+        f"{indent}l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, levels)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_fan_out_in_front_matter_is_refused_at_the_alias(project: Path) -> None:
+    line = edit(project / DIVE_02, "status: built\n", "status: built\n" + _alias_fan_out(7)) + 2
+    assert_fails_with(
+        project,
+        f"{DIVE_02}:{line}: the YAML alias '*l0' repeats a value anchored elsewhere; the "
+        "course's files are read without aliases (a few lines of them can stand for billions of "
+        "values). Fix: Write the value out where it is needed, and drop the anchor (&name).",
+    )
+
+
+def test_an_alias_in_a_question_is_refused_at_the_alias(project: Path) -> None:
+    opener = "/// check | In the promote duty's run,"
+    text = (project / MODULE).read_text(encoding="utf-8")
+    start = text.index(opener)
+    at = text.index("\n", start) + 1
+    text = text[:at] + _alias_fan_out(7) + text[at:]
+    (project / MODULE).write_text(text, encoding="utf-8")
+    line = line_of(project / MODULE, "l1: &l1")
+    assert_fails_with(
+        project,
+        f"{MODULE}:{line}: the YAML alias '*l0' repeats a value anchored elsewhere; the course's "
+        "files are read without aliases (a few lines of them can stand for billions of values). "
+        "Fix: Write the value out where it is needed, and drop the anchor (&name).",
+    )
+
+
+def test_an_alias_in_a_scenario_is_refused_at_the_alias(project: Path) -> None:
+    scenario = project / SCENARIO
+    scenario.write_text(
+        scenario.read_text(encoding="utf-8").replace("duration:", "x: &d 1\nduration:", 1)
+        + "y: *d\n",
+        encoding="utf-8",
+    )
+    line = line_of(scenario, "y: *d")
+    message = core_build(project)
+    assert message is not None and message.startswith(
+        f"{SCENARIO}:{line}: the YAML alias '*d' repeats a value anchored elsewhere"
+    ), message
+
+
+def test_a_source_past_its_bound_is_read_no_further(project: Path) -> None:
+    """A scenario with a log pasted in is refused after MAX_SOURCE_BYTES, not read whole (a
+    link to a device is no file of the course: tests/cli/test_cli.py reads one)."""
+    scenario = project / SCENARIO
+    pasted = "# " + "a log line " * 9 + "\n"
+    scenario.write_text(pasted * (4_000_000 // len(pasted) + 1), encoding="utf-8")
+    assert_fails_with(
+        project,
+        f"{SCENARIO}: holds more than 4,000,000 bytes, the most a source of the course may hold "
+        "(the largest is some 30 KB); it was not read further. Fix: Check that it is the file "
+        "you meant (not a link to a device or a log), and split a page that grew that long.",
+    )

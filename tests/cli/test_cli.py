@@ -3,6 +3,7 @@ into the folder it is given; without the option, TRAFIKIST_ENGINE names the engi
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +36,83 @@ def test_the_engine_defaults_to_mkdocs_or_to_trafikist_engine(
     monkeypatch.setenv("TRAFIKIST_ENGINE", "zensical")
     assert cli._parser().parse_args(["serve"]).engine == "zensical"
     assert cli._parser().parse_args(["build", "--engine", "mkdocs"]).engine == "mkdocs"
+
+
+# -- `trafikist model run|console`: what they read and write is bounded (issue 28) ------------
+
+SCENARIO = ROOT / "modules/04-blocking-timers-and-the-bus/scenarios/promote-due.yml"
+
+
+def _model(
+    capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+) -> tuple[int, str, str]:  # fmt: skip
+    if stdin is not None and monkeypatch is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = cli.main(["model", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "/dev/urandom"])
+def test_model_run_reads_a_bounded_file(
+    source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario that is a device (or a log) is refused after its first megabyte, not read
+    until memory runs out."""
+    endless = tmp_path / "scenario.yml"
+    endless.symlink_to(source)
+    status, out, err = _model(capsys, "run", str(endless))
+    assert (status, out) == (2, "")
+    assert err == (
+        f"error: {endless}: holds more than 1,000,000 bytes; it was not read further. Fix: Name "
+        "a scenario file (a few hundred lines at most), not a device or a log.\n"
+    )
+
+
+@pytest.mark.parametrize("indent", ["100000000", "-1", "9"])
+def test_model_run_refuses_an_indent_past_eight(
+    indent: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = _model(capsys, "run", str(SCENARIO), "--indent", indent)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"error: --indent: {indent} is outside 0 to 8. Fix: Pass --indent 2 (or leave it out "
+        "for one line).\n"
+    )
+
+
+def test_model_run_reads_yaml_as_the_course_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No aliases (ten levels of ten are ten billion values), no key twice, bounded nesting."""
+    scenario = tmp_path / "aliases.yml"
+    lines = ["l0: &l0 [a, a, a, a, a, a, a, a, a, a]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 10)]
+    scenario.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, _, err = _model(capsys, "run", str(scenario))
+    assert status == 2
+    assert err.startswith(
+        f"error: {scenario}: line 2: the YAML alias '*l0' repeats a value anchored elsewhere;"
+    ), err
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    status, _, err = _model(capsys, "run", str(deep))
+    assert (status, err) == (2, f"error: {deep}: nests too deep. Fix: Flatten it: a scenario "
+                                "nests a few levels.\n")  # fmt: skip
+
+
+def test_model_console_skips_a_line_past_its_bound(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_line = "a" * 2_000_001
+    status, out, _ = _model(
+        capsys, "console", str(SCENARIO), stdin=f"PING\n{long_line}\nPING\n",
+        monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert status == 0
+    assert out.splitlines() == [
+        "PONG",
+        "(error) the line is longer than 1,000,000 characters; not sent.",
+        "PONG",
+    ]

@@ -10,9 +10,9 @@ import pytest
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.core.options import DEFAULTS, BuildOptions
-from trafikist.core.project import read_project
 from trafikist.core.sitedir import MARKER
 from trafikist.core.staging import SiteStaging
+from trafikist.zensical_adapter.build import read_project
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 from trafikist.zensical_adapter.finish import BuiltPage, dead_links
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from trafikist.model import new_server
-from trafikist.model.console import execute_line, format_reply, split_args
+from trafikist.model.console import MAX_REPLY_CHARS, execute_line, format_reply, split_args
 from trafikist.model.errors import ReplyError
 
 
@@ -60,4 +60,34 @@ def test_a_console_session() -> None:
     )
     assert execute_line(server, "SUBSCRIBE a b") == (
         '1) "subscribe"\n2) "a"\n3) (integer) 1\n1) "subscribe"\n2) "b"\n3) (integer) 2'
+    )
+
+
+def test_a_long_reply_is_cut_and_says_so() -> None:
+    """LRANGE over 300,000 items would print millions of characters: the console prints the
+    first MAX_REPLY_CHARS and one line that says the reply was cut, and how to ask for less."""
+    server = new_server()
+    items = " ".join(["x"] * 100_000)
+    for _ in range(3):
+        execute_line(server, f"RPUSH big {items}")
+    shown = execute_line(server, "LRANGE big 0 -1")
+    body, cut = shown.rsplit("\n", 1)
+    assert cut == (
+        "(cut: the reply holds 300,000 items; the console shows its first 20,000 characters. "
+        "Ask for fewer, such as LRANGE key 0 99.)"
+    )
+    assert len(body) <= MAX_REPLY_CHARS and body.startswith('     1) "x"\n')
+    assert execute_line(server, "LRANGE big 0 2") == '1) "x"\n2) "x"\n3) "x"'  # not cut
+    assert execute_line(server, "PING") == "PONG"
+
+
+def test_a_reply_just_under_the_limit_is_whole() -> None:
+    server = new_server()
+    value = "v" * (MAX_REPLY_CHARS - 2)  # with its quotes, exactly the limit
+    execute_line(server, f"SET k {value}")
+    assert execute_line(server, "GET k") == f'"{value}"'
+    execute_line(server, f"SET k {value}vv")
+    assert execute_line(server, "GET k").endswith(
+        "(cut: the reply holds one reply; the console shows its first 20,000 characters. "
+        "Ask for fewer, such as LRANGE key 0 99.)"
     )

@@ -19,10 +19,9 @@ from support import build_leftovers, copy_project
 from support.authoring import DUTIES
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import reading
-from trafikist.core.project import read_project
 from trafikist.core.sitedir import MARKER
 from trafikist.zensical_adapter import guard
-from trafikist.zensical_adapter.build import ZensicalBuild
+from trafikist.zensical_adapter.build import ZensicalBuild, read_project
 from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 
 # -- a page's Markdown, as Zensical renders it -------------------------------------------------

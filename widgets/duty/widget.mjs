@@ -10,6 +10,8 @@ import { LOAD_LIMIT_S, Runner, progressText } from "./runner.mjs";
 
 let enhanced = false;
 let pressRun = () => {};
+// What the console's box keeps of a session: its last characters (ten cut replies' worth).
+const CONSOLE_KEEP = 200000;
 
 // duty.js calls this when the reader's first move in the widget was a press on Run.
 export function pressedRun() {
@@ -262,8 +264,11 @@ export function enhance(section) {
       text = `(error) ${error.message}`;
       if (error.stopped) text += " The next command starts Python again, on the server as the last Run left it.";
     }
-    // textContent: whatever the reader typed, and whatever came back, stays text.
-    consoleOut.textContent += `> ${line}\n${text}\n`;
+    // textContent: whatever the reader typed, and whatever came back, stays text. One reply is
+    // cut by the model (trafikist.model.console.MAX_REPLY_CHARS, with a line that says so); the
+    // session keeps its last CONSOLE_KEEP characters, so each reply appears at once.
+    const session = consoleOut.textContent + `> ${line}\n${text}\n`;
+    consoleOut.textContent = session.length > CONSOLE_KEEP ? session.slice(-CONSOLE_KEEP) : session;
     consoleOut.scrollTop = consoleOut.scrollHeight;
     consoleInput.value = "";
   });

@@ -9,15 +9,49 @@ from pathlib import Path
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import note_reading
 
+# The most a source of the course may hold. The largest is some 30 KB (a dive) and the pinned
+# command table 164 KB: more is a mistake (a link to /dev/zero, a log pasted in), which would
+# otherwise be read until memory runs out.
+MAX_SOURCE_BYTES = 4_000_000
+
+
+def read_bounded(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes | None:
+    """The file's bytes, or None when it holds more than `limit` (read no further: a device
+    such as /dev/zero never ends). OSError as open and read raise it."""
+    with open(path, "rb") as file:
+        data = file.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def too_large(path: Path | str) -> CourseError:
+    return CourseError.at(
+        path,
+        None,
+        f"holds more than {MAX_SOURCE_BYTES:,} bytes, the most a source of the course may hold "
+        "(the largest is some 30 KB); it was not read further.",
+        "Check that it is the file you meant (not a link to a device or a log), and split a "
+        "page that grew that long.",
+    )
+
+
+def read_text_bounded(path: Path) -> str:
+    """UTF-8 text of a file of at most MAX_SOURCE_BYTES; CourseError when it holds more.
+    OSError and UnicodeDecodeError as reading raises them (the caller words those)."""
+    data = read_bounded(Path(path))
+    if data is None:
+        raise too_large(path)
+    return data.decode("utf-8")
+
 
 def read_source_text(path: Path) -> str:
     """A source's text; UTF-8, a byte-order mark at its start dropped (an editor's, not the
     author's). CourseError naming the file (and the line of a bad byte) when it cannot be read
-    as text: missing, a link to itself, a folder, not UTF-8. The build guard names it from
-    here on, whatever goes wrong while it is read (trafikist.base.reading)."""
+    as text: missing, a link to itself, a folder, larger than MAX_SOURCE_BYTES, not UTF-8. The
+    build guard names it from here on, whatever goes wrong while it is read
+    (trafikist.base.reading)."""
     note_reading(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(Path(path))
     except OSError as error:
         raise CourseError.at(
             path,
@@ -25,6 +59,8 @@ def read_source_text(path: Path) -> str:
             f"cannot be read ({error.strerror or error}).",
             "Check that the file exists and is not a link to itself or to a missing file.",
         ) from None
+    if data is None:
+        raise too_large(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
 
-import yaml
-
-from trafikist.base.errors import Problem
+from trafikist.base.errors import CourseError, Problem
 from trafikist.course import questions, syntax
 from trafikist.course.loader import strings_in
 from trafikist.course.markdown import blocks as markdown_blocks
 from trafikist.course.render import GENERATED
+from trafikist.course.sources import load_yaml_node
 from trafikist.course.structure import Duty, Page
 from trafikist.course.syntax import BLOCK_CLOSE, BLOCK_OPEN, FENCE_OPEN
 
@@ -285,9 +285,10 @@ def _question_texts(page: Page) -> list[tuple[int, str]]:
         if end is None:
             continue
         found.append((page.body_line + index, block["arg"] or ""))
-        try:
-            data = yaml.safe_load("\n".join(lines[index + 1 : end]))
-        except yaml.YAMLError:
+        body = "\n".join(lines[index + 1 : end])
+        try:  # the course's reader: no aliases, bounded depth (an alias fan-out never expands)
+            data, _ = load_yaml_node(body, page.source or Path(page.id))
+        except CourseError:
             continue
         for value in strings_in(data):
             start = " ".join(value.split())[:20]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
+from trafikist.base.files import read_text_bounded
 
 SEED_FILE = "seed.txt"
 _SPACES = re.compile(r"\s+")
@@ -99,5 +100,5 @@ def load_seed(path: Path) -> Seed:
             "EchoMQ) is missing.",
             f"Put the published text beside the library manifest as {SEED_FILE}.",
         )
-    lines = [normalize(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = [normalize(line) for line in read_text_bounded(path).splitlines()]
     return Seed(path, tuple(lines + _paragraphs(lines)))

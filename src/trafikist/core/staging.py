@@ -23,7 +23,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -177,11 +177,18 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
-def terminate_as_interrupt() -> None:
+def terminate_as_interrupt() -> Callable[[], None]:
     """SIGTERM interrupts the build as Ctrl-C does (its default ends the process at once,
-    leaving the staging folder behind). Main thread only."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
+    leaving the staging folder behind). Main thread only. Returns what puts the handler the
+    process had back (a command run in-process, by the tests, leaves the process as it was)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    before = signal.signal(signal.SIGTERM, _terminate)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+    return restore
 
 
 def publish_modes(folder: Path) -> None:

@@ -6,6 +6,7 @@ traceback from YAML.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from dataclasses import dataclass
@@ -103,6 +104,8 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
     loader = _LOADER(text)
     try:
         node = loader.get_single_node()
+        # Before the values are built: the tree check is linear in the text (no aliases).
+        _check_tree(node, path, first_line, text)
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -143,7 +146,6 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
         ) from None
     finally:
         loader.dispose()
-    _check_tree(node, path, first_line)
     return data, node
 
 
@@ -167,13 +169,16 @@ def _check_invisible(text: str, path: Path, first_line: int) -> None:
 MAX_YAML_DEPTH = 32
 
 
-def _check_tree(node: yaml.Node | None, path: Path, first_line: int) -> None:
+def _check_tree(node: yaml.Node | None, path: Path, first_line: int, text: str = "") -> None:
     """What YAML accepts and a course never means: a key given twice (YAML keeps the last
-    silently), an alias inside itself, nesting past MAX_YAML_DEPTH, and a number that is not
-    finite (`.nan`, `.inf`)."""
+    silently), an alias (`*name`: the course's files are read without them, since ten levels of
+    ten aliases make a few lines ten billion values), nesting past MAX_YAML_DEPTH, and a
+    number that is not finite (`.nan`, `.inf`). Each node is visited once: a node reached
+    twice is an alias's, and refused at the alias's line."""
     if node is None:
         return
     stack: list[tuple[yaml.Node, int, tuple[int, ...]]] = [(node, 1, ())]
+    visited: set[int] = set()
     while stack:
         current, depth, ancestors = stack.pop()
         line = first_line + current.start_mark.line
@@ -181,6 +186,17 @@ def _check_tree(node: yaml.Node | None, path: Path, first_line: int) -> None:
             raise CourseError.at(
                 path, line, "a YAML alias refers to the value that holds it.", _NO_ALIAS_LOOP
             )
+        if id(current) in visited:
+            alias_line, name = _first_alias(text)
+            raise CourseError.at(
+                path,
+                first_line + alias_line if alias_line is not None else line,
+                f"the YAML alias '*{name}' repeats a value anchored elsewhere; the course's "
+                "files are read without aliases (a few lines of them can stand for billions of "
+                "values)",
+                "Write the value out where it is needed, and drop the anchor (&name).",
+            )
+        visited.add(id(current))
         if depth > MAX_YAML_DEPTH:
             raise CourseError.at(
                 path,
@@ -218,6 +234,16 @@ def _check_tree(node: yaml.Node | None, path: Path, first_line: int) -> None:
 
 
 _NO_ALIAS_LOOP = "Write the value out: an alias (*name) may not stand inside its own anchor."
+
+
+def _first_alias(text: str) -> tuple[int | None, str]:
+    """The line (from 0) and name of the first alias in `text`, read from the parser's events
+    (a node does not know the alias that reached it)."""
+    with contextlib.suppress(yaml.YAMLError):
+        for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
+                return event.start_mark.line, str(event.anchor)
+    return None, "…"
 
 
 def _not_finite(text: str) -> bool:

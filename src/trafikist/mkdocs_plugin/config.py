@@ -9,8 +9,7 @@ from mkdocs.config.base import Config
 from trafikist.core.options import DEFAULTS
 
 
-# MkDocs' Config.__init_subclass__ has no annotations: mypy calls it untyped.
-class TrafikistConfig(Config):  # type: ignore[no-untyped-call]
+class TrafikistConfig(Config):
     modules_dir = c.Type(str, default=DEFAULTS.modules_dir)
     widgets_dir = c.Type(str, default=DEFAULTS.widgets_dir)
     registry = c.Optional(c.Type(str))

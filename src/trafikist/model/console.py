@@ -7,6 +7,7 @@ words go to `Server.execute` as an argument vector.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from trafikist.model.errors import ReplyError
@@ -95,37 +96,48 @@ def quote(data: bytes) -> str:
     return "".join(out)
 
 
+# What one reply shows at most: an LRANGE of millions of items would print tens of millions of
+# characters (seconds in the page, and every later reply slower); the rest is cut, and said so.
+MAX_REPLY_CHARS = 20_000
+
+
 def format_reply(reply: Any, prefix: str = "") -> str:
     """valkey-cli's cliFormatReplyTTY, for RESP2 replies; ends with a newline."""
+    return "".join(_pieces(reply, prefix))
+
+
+def _pieces(reply: Any, prefix: str = "") -> Iterator[str]:
+    """format_reply's output, piece by piece, so that a long reply can stop being formatted."""
     if isinstance(reply, ReplyError):
-        return f"(error) {reply.text}\n"
-    if reply is None:
-        return "(nil)\n"
-    if isinstance(reply, bool):
-        return f"(integer) {int(reply)}\n"
-    if isinstance(reply, int):
-        return f"(integer) {reply}\n"
-    if isinstance(reply, Status):
-        return reply.decode("utf-8", errors="replace") + "\n"
-    if isinstance(reply, bytes):
-        return quote(reply) + "\n"
-    if isinstance(reply, str):
-        return quote(reply.encode()) + "\n"
-    if isinstance(reply, list):
+        yield f"(error) {reply.text}\n"
+    elif reply is None:
+        yield "(nil)\n"
+    elif isinstance(reply, bool):
+        yield f"(integer) {int(reply)}\n"
+    elif isinstance(reply, int):
+        yield f"(integer) {reply}\n"
+    elif isinstance(reply, Status):
+        yield reply.decode("utf-8", errors="replace") + "\n"
+    elif isinstance(reply, bytes):
+        yield quote(reply) + "\n"
+    elif isinstance(reply, str):
+        yield quote(reply.encode()) + "\n"
+    elif isinstance(reply, list):
         if not reply:
-            return "(empty array)\n"
+            yield "(empty array)\n"
+            return
         width = len(str(len(reply)))
         nested = prefix + " " * (width + 2)
-        out = []
         for number, item in enumerate(reply, start=1):
-            out.append(f"{'' if number == 1 else prefix}{number:>{width}}) ")
-            out.append(format_reply(item, nested))
-        return "".join(out)
-    return f"{reply}\n"
+            yield f"{'' if number == 1 else prefix}{number:>{width}}) "
+            yield from _pieces(item, nested)
+    else:
+        yield f"{reply}\n"
 
 
-def execute_line(server: Server, line: str) -> str:
-    """Run one console line on the server's console connection; return valkey-cli's output."""
+def execute_line(server: Server, line: str, limit: int = MAX_REPLY_CHARS) -> str:
+    """Run one console line on the server's console connection; return valkey-cli's output,
+    cut after `limit` characters with a line that says so."""
     try:
         args = split_args(line)
     except ParseError as error:
@@ -133,6 +145,26 @@ def execute_line(server: Server, line: str) -> str:
     if not args:
         return ""
     reply = server.execute(*args)
-    if isinstance(reply, Replies):
-        return "".join(format_reply(item) for item in reply).rstrip("\n")
-    return format_reply(reply).rstrip("\n")
+    replies = list(reply) if isinstance(reply, Replies) else [reply]
+    shown: list[str] = []
+    size = 0
+    for piece in (piece for item in replies for piece in _pieces(item)):
+        shown.append(piece)
+        size += len(piece)
+        if size > limit + 1:  # past the limit, even without the last newline: stop formatting
+            break
+    else:
+        whole = "".join(shown).rstrip("\n")
+        if len(whole) <= limit:
+            return whole
+    return "".join(shown)[:limit].rstrip("\n") + "\n" + _cut(replies, limit)
+
+
+def _cut(replies: list[Any], limit: int) -> str:
+    """The line under a cut reply: how much there was, how much is shown."""
+    items = sum(len(reply) if isinstance(reply, list) else 1 for reply in replies)
+    whole = f"{items:,} items" if items > 1 else "one reply"
+    return (
+        f"(cut: the reply holds {whole}; the console shows its first {limit:,} characters. "
+        "Ask for fewer, such as LRANGE key 0 99.)"
+    )

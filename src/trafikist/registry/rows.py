@@ -59,8 +59,7 @@ class Row:
 
     @property
     def arity(self) -> int | None:
-        arity = self.value("arity")
-        return arity if isinstance(arity, int) else None
+        return self.value("arity")
 
     @property
     def flags(self) -> list[str]:
@@ -77,8 +76,7 @@ class Row:
 
     @property
     def handler(self) -> str | None:
-        handler = self.value("handler")
-        return handler if isinstance(handler, str) else None
+        return self.value("handler")
 
     @property
     def location(self) -> str:

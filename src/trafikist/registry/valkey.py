@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, Problem
+from trafikist.base.files import read_text_bounded
 
 FOLDER = "valkey"
 COMMANDS_FILE = "commands.json"
@@ -98,7 +99,7 @@ def resolve_valkey_folder(registry_path: Path, base_dir: Path) -> Path:
 def load_valkey_table(folder: Path) -> ValkeyTable:
     path = Path(folder) / COMMANDS_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text_bounded(path))
         version = str(data["server"]["valkey_version"])
         raw = data["commands"]
         commands = {
@@ -125,7 +126,7 @@ def load_valkey_docs(folder: Path) -> ValkeyDocs:
         '(docs/authoring.md, "Valkey statements").'
     )
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_bounded(path)
     except OSError:
         raise CourseError.at(
             path, None, "the pinned quotes of Valkey's documentation are missing.", fix
