@@ -86,17 +86,15 @@ def _fill(path: Path, paragraphs: int = 12) -> None:
 
 def plain_project(course_project: Path, folder: Path) -> Path:
     """The same pages as plain files, built by mkdocs-material with no trafikist: the course's
-    pages as the renderer writes them, and the hand-written pages of docs/, which both of ours
-    build too."""
+    pages as the renderer writes them (docs/ is the authors' guide, which a build for readers
+    leaves out, as ours do)."""
     import yaml
 
     from trafikist.core.options import DEFAULTS
-    from trafikist.core.session import docs_nav
     from trafikist.core.site import load_site
 
     site = load_site(course_project / "modules")
     docs = folder / "docs"
-    shutil.copytree(course_project / "docs", docs)
     for page in site.pages():
         target = docs / page.src_uri()
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -109,7 +107,7 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     # The overrides load the theme's scripts from the assets path, which our plugin sets; the
     # plain side serves widgets/ at the default path, so it gets that path as plain config.
     config.setdefault("extra", {})["trafikist"] = {"assets_path": DEFAULTS.assets_path}
-    config["nav"] = site.nav() + docs_nav(course_project / "docs")
+    config["nav"] = site.nav()
     config["extra_css"] = [
         f"{DEFAULTS.assets_path}/{path.relative_to(course_project / 'widgets').as_posix()}"
         for path in sorted((course_project / "widgets").rglob("*.css"))

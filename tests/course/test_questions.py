@@ -142,8 +142,8 @@ def test_the_run_marks_the_step_that_decides(asked) -> None:
     site, questions, _ = asked
     runs = site.renderer.question_runs("../../../reference/model-choices/#choice-")
     fragment = BeautifulSoup(runs["where-is-j1"], "html.parser")
-    # The trace's rows leave out their end tags: read the marked row's first cell as text.
-    marked = re.findall(r'<tr class="tk-trace__decides"><td>([^<]*)<td>', runs["where-is-j1"])
+    # Read the marked row's first cell as text.
+    marked = re.findall(r'<tr class="tk-trace__decides"><td>([^<]*)</td>', runs["where-is-j1"])
     promoted = first_entry(trace_of(questions["where-is-j1"]), "j1", "pending")
     assert marked == [f"{promoted['t']:.3f}"]
     links = [a["href"] for a in fragment.select(".tk-run__choices a")]

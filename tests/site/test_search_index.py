@@ -5,12 +5,14 @@ run or row of a trace (both engines' search leaves out what carries `data-search
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from support import ROOT, SEARCH_INDEX, add_plugin_options, copy_project, site_build, soup
 
 # Text only a drawn run or a trace puts on a page: the timeline's axis and lanes, its caption,
 # the trace's summary and header row.
+DIVES = ("01-who-moves-time-today", "02-the-blocking-claim", "03-the-native-bus")
 DRAWN = ("0 s1 s2 s", "schedulepending", "Ran promote-due:", "Trace ·", "t (s)")
 
 
@@ -75,3 +77,17 @@ def test_the_authors_pages_build_apart_on_request(engine: str, tmp_path: Path) -
     assert not [i for i in index_items(site, engine) if "authors/" in i["location"]]
     nav = soup(site / "index.html").select_one("nav.md-nav--primary")
     assert not nav.select('a[href*="authors/"]')
+
+
+def test_the_prose_after_a_run_is_searched(built_site: Path, engine: str) -> None:
+    """Leaving a trace out ends where the trace ends: the sections after a drawn run are in the
+    index, under both engines (Zensical's exclusion ran on to the page's end while the trace's
+    cells had no end tags). The page the reader gets still leaves those end tags out."""
+    texts = {item["location"]: item["text"] for item in index_items(built_site, engine)}
+    module = "trafikist/04-blocking-timers-and-the-bus/"
+    assert "EchoMQ.Bus" in texts[f"{module}#the-bus-composed-from-built-ins"]
+    for page in (module, *(f"{module}{dive}/" for dive in DIVES)):
+        assert "Valkey — " in texts[f"{page}#sources"], page
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        tables = re.findall(r'<table class="tk-trace__table">.*?</table>', html, re.S)
+        assert tables and not any(re.search(r"</t[dhr]>", table) for table in tables), page

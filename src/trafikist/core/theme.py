@@ -44,11 +44,28 @@ SHADOW_STYLE = re.compile(
 )
 
 
+# A run's trace (trafikist.model_view.draw) is written with whole cells and rows, so each
+# engine's search sees where it ends when it leaves it out of the index (Zensical's exclusion
+# otherwise runs on to the page's end, and mkdocs-material's parser keeps every open cell on
+# its stack: seconds a page). The page the reader gets drops those end tags, which HTML allows:
+# a long trace stays light.
+TRACE_TABLE = re.compile(r'<table class="tk-trace__table">.*?</table>', re.S)
+OPTIONAL_END_TAG = re.compile(r"</t[dhr]>")
+
+
 def finish_page(html: str, style_hashes: tuple[str, ...] = (), search_label: str = "Search") -> str:
     """One page of the theme, with the policy and the fixes. `style_hashes`: the policy's hash
     sources for the styles the theme's script injects (`injected_style_hashes`)."""
     html = _add_policy(html, style_hashes)
-    return _drop_lone_palette(_fix_overlay(_fix_nav(_name_search(html, search_label))))
+    html = _drop_lone_palette(_fix_overlay(_fix_nav(_name_search(html, search_label))))
+    return light_traces(html)
+
+
+def light_traces(html: str) -> str:
+    """The page's trace tables without the end tags of their cells and rows."""
+    if "tk-trace__table" not in html:
+        return html
+    return TRACE_TABLE.sub(lambda table: OPTIONAL_END_TAG.sub("", table[0]), html)
 
 
 def _add_policy(html: str, style_hashes: tuple[str, ...]) -> str:

@@ -410,24 +410,27 @@ def trace_rows(
         command = " ".join(quote_arg(arg) for arg in step["argv"])
         if step.get("pipeline"):
             command += "  (pipelined)"
-        # End tags of cells and rows are left out (HTML allows it): a long trace stays light.
+        # Whole cells and rows: each engine's search must see where they end to leave the
+        # trace out of its index; the page the reader gets drops the end tags again
+        # (trafikist.core.theme), which HTML allows, so a long trace stays light.
         cells = (
-            f"<td>{seconds(float(step['t']))}<td>{escape_text(step['client'])}"
-            f"<td>{escape_text(step['via'])}<td>{escape_text(command)}"
-            f"<td>{escape_text(_step_reply(step))}"
+            f"<td>{seconds(float(step['t']))}</td><td>{escape_text(step['client'])}</td>"
+            f"<td>{escape_text(step['via'])}</td><td>{escape_text(command)}</td>"
+            f"<td>{escape_text(_step_reply(step))}</td>"
         )
         mark = ' class="tk-trace__decides"' if decides == ("step", index) else ""
-        rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}"))
+        rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}</tr>"))
     for index, event in enumerate(trace["events"]):
         if event["kind"] in EVENTS_SHOWN_IN_REPLY:
             continue
         words = f"{event['kind']}: {event['text']}"
         cells = (
-            f"<td>{seconds(float(event['t']))}<td>{escape_text(event['client'])}"
-            f'<td colspan="3">{escape_text(words)}'
+            f"<td>{seconds(float(event['t']))}</td><td>{escape_text(event['client'])}</td>"
+            f'<td colspan="3">{escape_text(words)}</td>'
         )
         decided = " tk-trace__decides" if decides == ("event", index) else ""
-        rows.append((float(event["t"]), 1, index, f'<tr class="tk-trace__event{decided}">{cells}'))
+        row = f'<tr class="tk-trace__event{decided}">{cells}</tr>'
+        rows.append((float(event["t"]), 1, index, row))
     rows.sort(key=lambda row: row[:3])
     return rows
 
@@ -440,9 +443,9 @@ def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: 
     events = trace["events"]
     summary = f"Trace · {len(steps)} commands, {len(events)} events"
     region = summary + of
-    head = "".join(f"<th>{name}" for name in ("t (s)", "client", "call", "command", "reply"))
-    # A header row of <th> heads its columns (no `scope` needed); the rows need no newline, and
-    # no cell or row needs its end tag (HTML allows it): a long trace stays light.
+    head = "".join(f"<th>{name}</th>" for name in ("t (s)", "client", "call", "command", "reply"))
+    # A header row of <th> heads its columns (no `scope` needed); the rows need no newline.
+    # The search of either engine leaves the whole trace out of its index.
     body = "".join(row[3] for row in trace_rows(trace, decides))
     # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
@@ -450,7 +453,7 @@ def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: 
         f"<summary>{escape_text(summary)}</summary>\n"
         f'<div class="tk-trace__scroll" tabindex="0" role="region" '
         f'aria-label="{esc(region)}">'
-        f'<table class="tk-trace__table"><thead><tr>{head}</thead>'
+        f'<table class="tk-trace__table"><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table></div></details>"
     )
 
@@ -524,6 +527,8 @@ def render_result_html(
     name = esc(f"Timeline of {trace['scenario']}{of}")
     scroll_box = f'<div class="tk-tl__scroll" tabindex="0" role="region" aria-label="{name}">'
     drawn = render_timeline_svg(trace)
+    # The drawing's labels and the trace's rows are no prose: both engines' search leaves out
+    # what carries data-search-exclude.
     return (
         f'<figure class="tk-run__figure" data-search-exclude>{scroll_box}{drawn}</div>\n'
         f"<figcaption>{caption} {legend_html(trace, drawn)}</figcaption></figure>\n"
