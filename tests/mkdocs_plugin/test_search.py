@@ -37,8 +37,8 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # -> MkDocsConfig
 
 
 def test_the_index_reads_a_page_without_its_trace_tables(config) -> None:
-    trace = _trace_html(400)  # some 1,600 rows, each cell with no end tag
-    assert trace.count("<td") > 5_000 and "</td>" not in trace
+    trace = _trace_html(400)  # some 1,600 rows
+    assert trace.count("<td") > 5_000
     content = (
         '<h2 id="the-run">The run</h2><p>The consumer promotes each due job.</p>'
         f"{trace}<p>After the run, every job is done.</p>"

@@ -1,14 +1,15 @@
 """What mkdocs-material's search plugin indexes of a page: its content without the runs' trace
 tables.
 
-A trace table lists every command of a run, one row each, and leaves out the end tags of its
-cells and rows (HTML allows it: a long trace stays light). The search plugin's HTML parser keeps
-every element it sees opened and not closed on its stack, and checks that whole stack for each
-piece of text: each unclosed cell makes every later one dearer, so a trace of n rows costs n²
-(module 04's page: 2.9 s of a build on a busy machine; a run of 200 s, 1,000 rows: 37 s; of
-3600 s, hours). A trace is the run's data, not prose a reader searches for, so the index gets
-the page without it, in time linear in the page, and the page itself keeps it. Zensical's
-search, in Rust, is not concerned.
+A trace table lists every command of a run, one row each. The page a reader gets leaves out the
+end tags of its cells and rows (trafikist.core.theme.light_traces: a long trace stays light);
+with them left out, the search plugin's HTML parser kept every unclosed cell on its stack and
+checked that whole stack for each piece of text, so a trace of n rows cost n² (module 04's
+page: 2.9 s of a build on a busy machine; a run of 200 s, 1,000 rows: 37 s; of 3600 s, hours).
+The search reads the page before that step, with whole cells, and a trace carries
+data-search-exclude; still, a trace is the run's data, not prose a reader searches for, so the
+index gets the page without it, in time linear in the page, and the page itself keeps it.
+Zensical's search, in Rust, honours data-search-exclude (on whole cells).
 """
 
 from __future__ import annotations
