@@ -3,17 +3,15 @@ link check on a finished site, and what the Zensical adapter reads of mkdocs.yml
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from trafikist.base.errors import CourseError, Problem
+from trafikist.base.errors import CourseError
 from trafikist.core.options import DEFAULTS, BuildOptions
 from trafikist.core.sitedir import MARKER
 from trafikist.core.staging import SiteStaging
 from trafikist.zensical_adapter.build import read_project
-from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 from trafikist.zensical_adapter.finish import BuiltPage, dead_links
 
 
@@ -115,18 +113,3 @@ def test_dead_links_name_the_source_line_as_the_author_wrote_the_link(tmp_path: 
         "anchor '#gone'. Fix: Link to an anchor the page has (its headings' ids), or to the "
         "page alone.",
     ]
-
-
-@pytest.mark.skipif(not PARALLEL, reason="no fork on this system")
-def test_checks_in_a_child_give_their_verdict_to_the_build() -> None:
-    problem = Problem(Path("modules/x.md"), 3, "the claim does not hold.", "Correct it.")
-    warned = ChecksInChild.start(lambda: [problem])
-    assert warned.verdict() == [problem]
-    refused = ChecksInChild.start(lambda: (_ for _ in ()).throw(CourseError(problem)))
-    with pytest.raises(CourseError) as raised:
-        refused.verdict()
-    assert str(raised.value) == "modules/x.md:3: the claim does not hold. Fix: Correct it."
-    slow = ChecksInChild.start(lambda: time.sleep(60) or [])
-    started = time.monotonic()
-    slow.cancel()  # the build stopped first: the child ends now, not in a minute
-    assert time.monotonic() - started < 10

@@ -15,14 +15,13 @@ from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
 import trafikist.course.loader as loader
-from support import build_leftovers, copy_project
+from support import build_leftovers, children, copy_project
 from support.authoring import DUTIES
 from trafikist.base.errors import CourseError
-from trafikist.base.reading import reading
+from trafikist.core.checks_child import ChecksInChild
 from trafikist.core.sitedir import MARKER
 from trafikist.zensical_adapter import guard
 from trafikist.zensical_adapter.build import ZensicalBuild, read_project
-from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 
 # -- a page's Markdown, as Zensical renders it -------------------------------------------------
 
@@ -140,16 +139,10 @@ def test_an_unexpected_error_in_the_course_is_one_line_at_its_file(
     assert build_leftovers(site.parent) == []
 
 
-@pytest.mark.skipif(not PARALLEL, reason="no fork on this system")
 def test_an_unexpected_error_in_the_checks_child_is_one_line_at_its_file(tmp_path: Path) -> None:
     page = tmp_path / "module.md"
-
-    def check() -> list:
-        with reading(page):
-            raise KeyError("expect")
-
     with pytest.raises(CourseError) as caught:
-        ChecksInChild.start(check, "mkdocs.yml").verdict()
+        ChecksInChild.start(children.break_while_reading, page).verdict()
     assert str(caught.value).startswith(
         f"{page}: the build stopped on an unexpected KeyError ('expect') while reading this "
         "file. Fix: "

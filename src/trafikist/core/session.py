@@ -31,6 +31,7 @@ from trafikist.base.files import read_source_text
 from trafikist.base.reading import reading
 from trafikist.core import assets, offline
 from trafikist.core.cache import MarkdownCache, files_signature
+from trafikist.core.checks_child import ChecksInChild
 from trafikist.core.files import SiteFile, write_site_files
 from trafikist.core.options import BuildOptions
 from trafikist.core.site import Site, load_site
@@ -109,6 +110,20 @@ class CourseBuild:
         with self._reading(self.path(self.options.modules_dir)):
             self._load_site(checks=True, warn=warnings.append)
         return warnings
+
+    def start_checks(self) -> ChecksInChild:
+        """`check` in a child process, on the second core while this one builds
+        (trafikist.core.checks_child): its `verdict()` returns the warnings, or raises
+        CourseError with the problems."""
+        return ChecksInChild.start(
+            check_course,
+            Path(self.base_dir),
+            self.options,
+            self.directory_urls,
+            self.strict,
+            self.config_file,
+            config_file=str(self.config_file),
+        )
 
     def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
         """Bake each duty's default run, build the model's wheel, find Pyodide's runtime."""
@@ -363,3 +378,13 @@ def _title_of(path: Path) -> str:
         if line.startswith("# "):
             return line[2:].strip()
     return path.stem.replace("-", " ").capitalize()
+
+
+def check_course(
+    base_dir: Path, options: BuildOptions, directory_urls: bool, strict: bool, config_file: Path
+) -> list[Problem]:
+    """A build's `check`, made from plain data: what the checks' child runs."""
+    build = CourseBuild(
+        base_dir, options, directory_urls=directory_urls, strict=strict, config_file=config_file
+    )
+    return build.check()

@@ -4,10 +4,11 @@ MkDocs plugins and offers no hook of its own (docs/architecture.md has the evide
 build this writes a work folder (every course page's Markdown, docs/, and a configuration that
 inherits mkdocs.yml), runs `zensical.build` on it in this process, then finishes the built site
 in a staging folder (`finish`) and swaps it in. The course's checks run meanwhile on the second
-core (`checks`). Any step that fails raises CourseError, one `FILE:LINE: what. Fix: how.` line
-per problem; the staging folder goes and the last good site stays. The build guard is here too:
-any other exception becomes one such line, naming the file being read when it was raised
-(trafikist.base.reading.unexpected), raised `from` the exception for `--debug` to show.
+core (trafikist.core.checks_child). Any step that fails raises CourseError, one `FILE:LINE:
+what. Fix: how.` line per problem; the staging folder goes and the last good site stays. The
+build guard is here too: any other exception becomes one such line, naming the file being read
+when it was raised (trafikist.base.reading.unexpected), raised `from` the exception for
+`--debug` to show.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import yaml
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.base.reading import note_reading, reading, unexpected
+from trafikist.core import checks_child
 from trafikist.core.config import ConfigFile, read_config
 from trafikist.core.files import site_target, write_site_files
 from trafikist.core.options import BuildOptions
@@ -39,7 +41,6 @@ from trafikist.course.markdown.without_plugin import COURSE_FILE, missing_plugin
 from trafikist.course.structure import Page
 from trafikist.registry import resolve_registry_path
 from trafikist.zensical_adapter import guard
-from trafikist.zensical_adapter.checks import PARALLEL, ChecksInChild
 from trafikist.zensical_adapter.finish import FinishedPages, built_pages, finish_site
 
 # Zensical's link validation is a Python scanner of every page's Markdown, about 1 s of a
@@ -145,10 +146,10 @@ class ZensicalBuild:
             config_file=project.config_file,
         )
         # A one-shot build checks the course on the second core while Zensical builds on the
-        # first (trafikist.zensical_adapter.checks); a preview keeps its checks' memo in this
+        # first (trafikist.core.checks_child); a preview keeps its checks' memo in this
         # process instead.
-        self.parallel = PARALLEL and not preview
-        self.checks: ChecksInChild | None = None
+        self.parallel = not preview
+        self.checks: checks_child.ChecksInChild | None = None
         self.finished = FinishedPages()  # a preview's, across rebuilds
         self.preview = preview
         self._work: Path | None = None
@@ -228,7 +229,7 @@ class ZensicalBuild:
     def _zensical(self, clean: bool) -> Path:
         """Write the work folder and run Zensical on it; returns the folder it built."""
         if self.parallel:
-            self.checks = ChecksInChild.start(self.course.check, str(self.project.config_file))
+            self.checks = self.course.start_checks()
             try:
                 site = self.course.load(checks=False)
             except BaseException:
