@@ -1,6 +1,8 @@
 """Expectations, the executable form of a sentence about a run: each form read, run on the
 model's real trace, holding where the run agrees and failing with the trace step where it does
-not."""
+not. The scenarios are the tests' own (tests/course/data/predicates/: copies of three of module
+04's, frozen here), so an edit of the course never breaks a test of the parser; the course's own
+expectations are checked by the build (tests/content)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT
 from trafikist.course.predicates import (
     ExpectationSyntaxError,
     Verdict,
@@ -18,8 +19,7 @@ from trafikist.course.predicates import (
 )
 from trafikist.course.runs import scenario_trace
 
-SCENARIOS = ROOT / "modules/04-blocking-timers-and-the-bus/scenarios"
-DIVES = ROOT / "modules/04-blocking-timers-and-the-bus/dives"
+SCENARIOS = Path(__file__).with_name("data") / "predicates"
 
 
 def check(text: str, scenario: Path) -> Verdict:
@@ -27,7 +27,7 @@ def check(text: str, scenario: Path) -> Verdict:
 
 
 PROMOTE = SCENARIOS / "promote-due.yml"  # j1 due at 2.5 s; a consumer's beat every second
-DIVE_01 = DIVES / "01-who-moves-time-today.example.yml"
+DIVE_01 = SCENARIOS / "pump-on-wire-6.yml"  # a Pump and a Consumer on wire 6: refused reaper
 COUNT = SCENARIOS / "count-failures.yml"
 
 
