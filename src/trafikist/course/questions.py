@@ -299,28 +299,18 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
     )
 
 
-def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
+def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
     assert page.source is not None
     label = " ".join(str(data["run"]).split())
     match = RUN.match(label)
     module = page.module_folder
     if match is None:
-        raise CourseError.at(
-            page.source,
-            at("run"),
-            f"the question's run '{label}' cannot be read.",
-            "Write `run: duty ID`, `run: worked example` or `run: scenario NAME`.",
-        )
+        raise _unreadable(page, at("run"), f"the question's run '{label}'", RUN_FIX)
     overrides: dict[str, Any] = dict(data.get("with") or {})
     if "crash" in data:
         crash = CRASH.match(str(data["crash"]).strip())
         if crash is None:
-            raise CourseError.at(
-                page.source,
-                at("crash"),
-                f"the crash '{data['crash']}' cannot be read.",
-                "Write `crash: CLIENT after N` (the client stops after its Nth command).",
-            )
+            raise _unreadable(page, at("crash"), f"the crash '{data['crash']}'", CRASH_FIX)
         overrides["faults"] = [{"client": crash["client"], "after": int(crash["after"])}]
     scenario: Path | None = None
     duty_id = ""
@@ -337,6 +327,16 @@ def _run(page: Page, data: dict[str, Any], at: Any) -> RunSpec:
         path = scenario_file(module, match["scenario"])
         scenario = path if path.is_file() else None
     return RunSpec(label, scenario, overrides or None, duty_id, _known_runs(page))
+
+
+RUN_FIX = "Write `run: duty ID`, `run: worked example` or `run: scenario NAME`."
+CRASH_FIX = "Write `crash: CLIENT after N` (the client stops after its Nth command)."
+
+
+def _unreadable(page: Page, line: int, what: str, fix: str) -> CourseError:
+    """A field of a question that cannot be read: `what` names it and its value."""
+    assert page.source is not None
+    return CourseError.at(page.source, line, f"{what} cannot be read.", fix)
 
 
 def _did_you_mean(label: str, known: tuple[str, ...]) -> str:

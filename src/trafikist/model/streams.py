@@ -8,6 +8,7 @@ model: Valkey removes only whole nodes of up to 100 entries (a documented differ
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from trafikist.model.command import Block, Client, CommandTable, Keyspace
@@ -229,24 +230,24 @@ def xtrim(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 def _interval_start(arg: bytes) -> StreamId:
     """An interval's first ID: `-`, an ID, or `(ID` for the one after it (XRANGE's rules)."""
-    start, start_open, _ = parse_id(arg, 0, strict=False, allow_exclusive=True)
-    if not start_open:
-        return start
-    following = _next_id(start)
-    if following is None:
-        raise ReplyError("ERR invalid start ID for the interval")
-    return following
+    return _interval_bound(arg, 0, _next_id, "start")
 
 
 def _interval_end(arg: bytes) -> StreamId:
     """An interval's last ID: `+`, an ID, or `(ID` for the one before it."""
-    end, end_open, _ = parse_id(arg, UINT64_MAX, strict=False, allow_exclusive=True)
-    if not end_open:
-        return end
-    previous = _previous_id(end)
-    if previous is None:
-        raise ReplyError("ERR invalid end ID for the interval")
-    return previous
+    return _interval_bound(arg, UINT64_MAX, _previous_id, "end")
+
+
+def _interval_bound(
+    arg: bytes, missing_seq: int, step: Callable[[StreamId], StreamId | None], which: str
+) -> StreamId:
+    bound, exclusive, _ = parse_id(arg, missing_seq, strict=False, allow_exclusive=True)
+    if not exclusive:
+        return bound
+    beside = step(bound)
+    if beside is None:
+        raise ReplyError(f"ERR invalid {which} ID for the interval")
+    return beside
 
 
 @command("xlen", 2, "readonly fast", "read stream fast")
