@@ -202,7 +202,8 @@ def _build(args: argparse.Namespace) -> int:
         options += ["-d", str(args.site_dir)] if args.site_dir else []
         options += ["--strict"] if args.strict else []
         return _mkdocs("build", *options, *args.passed_on)
-    from trafikist.zensical_adapter.build import ZensicalBuild, read_project
+    from trafikist.core.project import read_project
+    from trafikist.zensical_adapter.build import ZensicalBuild
 
     try:
         project = read_project(args.config_file, args.site_dir)
@@ -227,7 +228,7 @@ def _serve(args: argparse.Namespace) -> int:
         return _mkdocs(
             "serve", "-f", str(args.config_file), "--dev-addr", args.dev_addr, *args.passed_on
         )
-    from trafikist.zensical_adapter.build import read_project
+    from trafikist.core.project import read_project
     from trafikist.zensical_adapter.serve import serve
 
     host, _, port = args.dev_addr.rpartition(":")

@@ -9,9 +9,9 @@ import pytest
 
 from trafikist.base.errors import CourseError
 from trafikist.core.options import DEFAULTS, BuildOptions
+from trafikist.core.project import read_project
 from trafikist.core.sitedir import MARKER
 from trafikist.core.staging import SiteStaging
-from trafikist.zensical_adapter.build import read_project
 from trafikist.zensical_adapter.finish import BuiltPage, dead_links
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from support import copy_project, line_of
 from trafikist.base.errors import CourseError
+from trafikist.core.project import read_project
 from trafikist.core.sitedir import (
     MARKER,
     Claim,
@@ -30,7 +31,7 @@ from trafikist.core.sitedir import (
     remove_leftovers,
 )
 from trafikist.core.staging import SiteStaging, interrupts_deferred
-from trafikist.zensical_adapter.build import ZensicalBuild, read_project
+from trafikist.zensical_adapter.build import ZensicalBuild
 
 
 @pytest.fixture

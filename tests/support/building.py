@@ -18,9 +18,9 @@ from typing import Any
 
 from trafikist.base.errors import CourseError
 from trafikist.core.files import write_site_files
+from trafikist.core.project import read_project
 from trafikist.core.session import CourseBuild
 from trafikist.model import command_table, install_command_table
-from trafikist.zensical_adapter.build import read_project
 
 
 def core_build(project: Path, *, strict: bool = True, snapshot: bool = False) -> str | None:

@@ -27,7 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
-from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4 import BeautifulSoup, Tag
+from bs4.element import NavigableString
 
 from support import ROOT, mkdocs_build
 
@@ -149,7 +150,7 @@ def static_problems(site: Path, page: str) -> list[str]:
         elif kind in JS_TYPES:
             problems.append(f"inline script: {script.get_text()[:60]!r}")
     for link in document.find_all("link", href=True):
-        rels = {str(rel).lower() for rel in link.get("rel", [])}
+        rels = {str(rel).lower() for rel in link.get_attribute_list("rel")}
         if rels & LOADING_RELS and is_remote(str(link["href"])):
             problems.append(f"remote <link rel={'/'.join(sorted(rels))}> {link['href']}")
     for tag in document.find_all(["img", "source", "iframe", "embed", "object", "video", "audio"]):
@@ -248,7 +249,8 @@ def run_vnu(files: list[Path]) -> list[VnuMessage]:
 
 def split_known(messages: list[VnuMessage]) -> tuple[list[VnuMessage], list[VnuMessage]]:
     """(errors, excused): the excused ones match a known exception exactly."""
-    errors, excused = [], []
+    errors: list[VnuMessage] = []
+    excused: list[VnuMessage] = []
     for found in messages:
         known = any(exception.matches(found) for exception in KNOWN_VNU_EXCEPTIONS)
         (excused if known else errors).append(found)
@@ -282,7 +284,7 @@ def run_axe(
         # Evaluated through the DevTools protocol, which the page's CSP does not govern, so
         # axe runs on the page as readers get it (a <script> tag would be blocked).
         page.evaluate(_axe_source() + "\n;undefined")
-    return page.evaluate(
+    violations: list[dict[str, Any]] = page.evaluate(
         """async ([include, rules]) => {
           const context = include ? { include: [include] } : document;
           const options = { resultTypes: ["violations"] };
@@ -298,6 +300,7 @@ def run_axe(
         }""",
         [include, list(rules)],
     )
+    return violations
 
 
 @functools.cache
@@ -553,7 +556,7 @@ def _blocks(node: Tag) -> Iterator[str]:
             continue
         if not isinstance(child, Tag) or child.name in SKIP_TAGS:
             continue
-        classes = child.get("class") or []
+        classes = child.get_attribute_list("class")
         if "headerlink" in classes:
             continue
         if re.fullmatch(r"h[1-6]", child.name):
@@ -583,6 +586,7 @@ def plain_markdown(html_page: Path) -> str:
     """A built page's content as plain Markdown: headings, paragraphs and code blocks only."""
     document = BeautifulSoup(html_page.read_text(encoding="utf-8"), "html.parser")
     body = document.select_one("article.md-content__inner") or document.body
+    assert body is not None, f"{html_page} has no body"
     return "\n\n".join(_blocks(body)) + "\n"
 
 

@@ -19,9 +19,10 @@ from support import build_leftovers, children, copy_project
 from support.authoring import DUTIES
 from trafikist.base.errors import CourseError
 from trafikist.core.checks_child import ChecksInChild
+from trafikist.core.project import read_project
 from trafikist.core.sitedir import MARKER
 from trafikist.zensical_adapter import guard
-from trafikist.zensical_adapter.build import ZensicalBuild, read_project
+from trafikist.zensical_adapter.build import ZensicalBuild
 
 # -- a page's Markdown, as Zensical renders it -------------------------------------------------
 

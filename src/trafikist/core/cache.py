@@ -77,7 +77,7 @@ def files_signature(paths: Iterable[Path]) -> str:
     return "\n".join(parts)
 
 
-def put(store: dict[str, tuple[str, object]], name: str, key: str, value: object) -> None:
+def put[T](store: dict[str, tuple[str, T]], name: str, key: str, value: T) -> None:
     """Keep one keyed entry; a store that grows past MAX_ENTRIES starts again."""
     if len(store) > MAX_ENTRIES:
         store.clear()

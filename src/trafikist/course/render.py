@@ -205,12 +205,13 @@ class Renderer:
     def _deprecation(self, match: re.Match[str]) -> str:
         """A reference to a Valkey command's page, and, where the command table marks the command
         deprecated, the table's words for it."""
-        command = self.valkey.get(match["name"].replace("-", " ")) if self.valkey else None
-        if command is None or not command.deprecated:
+        table = self.valkey
+        command = table.get(match["name"].replace("-", " ")) if table else None
+        if table is None or command is None or not command.deprecated:
             return match[0]
         since = command.fields.get("deprecated_since")
         instead = command.fields.get("replaced_by")
-        note = f"Valkey {self.valkey.version} marks {command.name} deprecated"  # type: ignore[union-attr]
+        note = f"Valkey {table.version} marks {command.name} deprecated"
         note += f" since {since}" if since else ""
         note += f"; it names {instead} in its place." if instead else "."
         return f"{match[0]} *{note}*"

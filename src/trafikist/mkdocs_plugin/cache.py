@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import jinja2
 import markupsafe
@@ -34,6 +34,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from trafikist.core.cache import MemoryBytecodeCache, caches_enabled, digest, put
 
@@ -109,9 +110,10 @@ class RenderCache:
 
     def add_template(self, env: jinja2.Environment) -> None:
         """The one-line template a reused page renders, and the kept compiled templates."""
-        env.loader = jinja2.ChoiceLoader(
-            [jinja2.DictLoader({CACHED_TEMPLATE: f"{{{{ {CACHED_VARIABLE} }}}}"}), env.loader]
-        )
+        loaders: list[jinja2.BaseLoader] = [
+            jinja2.DictLoader({CACHED_TEMPLATE: f"{{{{ {CACHED_VARIABLE} }}}}"})
+        ]
+        env.loader = jinja2.ChoiceLoader([*loaders, *filter(None, [env.loader])])
         env.bytecode_cache = self.bytecode
 
     def share_search(self, config: MkDocsConfig) -> None:
@@ -166,7 +168,7 @@ class RenderCache:
                     if (target := files.get_file_from_path(uri)) is not None
                 }
 
-        page.render = render  # type: ignore[method-assign]
+        page.render = render  # type: ignore[method-assign]  # this page's render, kept
         kept_output = self.output.get(src_uri)
         if kept_output is not None and kept_output[0] == self.keys[src_uri]:
             self.reused[src_uri] = kept_output[1]
@@ -203,12 +205,13 @@ class RenderCache:
                 ),
             )
 
-        page.render = render  # type: ignore[method-assign]
+        page.render = render  # type: ignore[method-assign]  # this page's render, kept
 
-    def context(self, page: Page, context: dict[str, Any]) -> dict[str, Any]:
+    def context(self, page: Page, context: TemplateContext) -> TemplateContext:
         kept = self.reused.get(page.file.src_uri)
         if kept is not None:
-            context[CACHED_VARIABLE] = markupsafe.Markup(kept)
+            # One variable more than MkDocs' TypedDict names: the one-line template's.
+            cast("dict[str, object]", context)[CACHED_VARIABLE] = markupsafe.Markup(kept)
         return context
 
     def after_render(self, page: Page, output: str) -> None:

@@ -9,7 +9,8 @@ from mkdocs.config.base import Config
 from trafikist.core.options import DEFAULTS
 
 
-class TrafikistConfig(Config):
+# MkDocs' Config.__init_subclass__ has no annotations: mypy calls it untyped.
+class TrafikistConfig(Config):  # type: ignore[no-untyped-call]
     modules_dir = c.Type(str, default=DEFAULTS.modules_dir)
     widgets_dir = c.Type(str, default=DEFAULTS.widgets_dir)
     registry = c.Optional(c.Type(str))

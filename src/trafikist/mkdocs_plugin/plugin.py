@@ -13,6 +13,7 @@ being read and what to do, through `on_build_error`; its traceback shows only un
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -29,6 +30,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
+from mkdocs.utils.templates import TemplateContext
 
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import debug_requested, note_reading, unexpected
@@ -99,7 +101,7 @@ def _authors_pages(files: Files, config: MkDocsConfig, build: CourseBuild) -> di
     src_uri."""
     pages = build.authors_pages(Path(config.docs_dir))
     for page in pages:
-        content = _course(lambda page=page: build.authors_markdown(page, pages))
+        content = _course(functools.partial(build.authors_markdown, page, pages))
         files.append(
             File.generated(
                 config, page.src_uri, content=content, inclusion=InclusionLevel.NOT_IN_NAV
@@ -108,7 +110,8 @@ def _authors_pages(files: Files, config: MkDocsConfig, build: CourseBuild) -> di
     return {page.src_uri: str(page.source or config.docs_dir) for page in pages}
 
 
-class TrafikistPlugin(BasePlugin[TrafikistConfig]):
+# MkDocs' BasePlugin.__init_subclass__ has no annotations: mypy calls it untyped.
+class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-call]
     supports_multiple_instances = False
 
     def __init__(self) -> None:
@@ -186,8 +189,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
         site = _course(self.build.load)
         docs_dir = Path(config.docs_dir)
-        validation.install(lambda src_uri: self.build.source_of(src_uri, docs_dir))
-        config.markdown_extensions.extend(site.markdown_extensions())
+        build = self.build
+        validation.install(lambda src_uri: build.source_of(src_uri, docs_dir))
+        # MkDocs takes Extension instances here too, where its type names only names.
+        config.markdown_extensions.extend(site.markdown_extensions())  # type: ignore[arg-type]
         config.nav = self.build.nav()
         for script in self.build.module_scripts():
             if all(str(entry) != script for entry in config.extra_javascript):
@@ -222,11 +227,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
                     f"{existing.abs_src_path}: the course generates '{src_uri}' already. "
                     "Fix: rename or remove that file from docs/."
                 )
-            content = _course(lambda page=page: build.page_markdown(page))
+            content = _course(functools.partial(build.page_markdown, page))
             files.append(File.generated(config, src_uri, content=content))
         site_files = _course(build.site_files)
         for site_file in site_files:  # each inside the site, before MkDocs is told of any
-            _course(lambda uri=site_file.uri: site_target(Path(config.site_dir), uri))
+            _course(functools.partial(site_target, Path(config.site_dir), site_file.uri))
         self.good_site_files = site_files
         return self._site_files(files, config, site_files)
 
@@ -236,9 +241,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         if self.serving:
             files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
         for site_file in site_files:
-            source = str(site_file.source) if site_file.content is None else None
-            uri, content = site_file.uri, site_file.content
-            files.append(File.generated(config, uri, content=content, abs_src_path=source))
+            if site_file.content is not None:
+                files.append(File.generated(config, site_file.uri, content=site_file.content))
+            else:
+                source = str(site_file.source)
+                files.append(File.generated(config, site_file.uri, abs_src_path=source))
         return files
 
     def on_pre_page(self, page: MkDocsPage, *, config: MkDocsConfig, files: Files) -> MkDocsPage:
@@ -260,7 +267,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         source = self.sources.get(page.file.src_uri) or page.file.abs_src_path
         source = source or page.file.src_path
         # Hand-written pages in docs/ may link by id too.
-        return _course(lambda: self.build.finalize_html(html, course_page or page.url, source))
+        build = self.build
+        return _course(lambda: build.finalize_html(html, course_page or page.url, source))
 
     @event_priority(100)  # the theme's output, before any plugin changes it
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
@@ -279,8 +287,9 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
 
     @event_priority(-100)  # after every other plugin has written its files
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.build is not None and self.preview_error is None:
-            _course(lambda: self.build.after_pages(Path(config.site_dir)))
+        build = self.build
+        if build is not None and self.preview_error is None:
+            _course(lambda: build.after_pages(Path(config.site_dir)))
         self._swap_in(config)
 
     @event_priority(-100)  # last: it may end the build with MkDocs' own Abort
@@ -333,8 +342,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):
         return markdown
 
     def on_page_context(
-        self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
-    ) -> dict[str, Any]:
+        self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
         self._note(page)  # the theme renders the page next
         return self.cache.context(page, context) if self.serving else context
 

@@ -83,7 +83,7 @@ def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
             "The preview shows this error on every page; the next save that fixes it reloads them."
         )
 
-    builder.trafikist_wrapped = True  # type: ignore[attr-defined]
+    builder.trafikist_wrapped = True  # type: ignore[attr-defined]  # a mark: wrapped once
     server.builder = builder
 
 

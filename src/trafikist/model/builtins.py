@@ -14,7 +14,7 @@ from typing import Any
 
 from trafikist.model.command import Block, Client, CommandTable, Keyspace
 from trafikist.model.errors import NOT_INTEGER, ReplyError, syntax_error
-from trafikist.model.replies import OK, Replies, Status
+from trafikist.model.replies import OK, Replies, Reply, Status
 from trafikist.model.values import (
     INT64_MAX,
     INT64_MIN,
@@ -38,7 +38,7 @@ def _expire_time_error(name: str) -> ReplyError:
 
 
 @command("ping", -1, "fast", "fast connection")
-def ping(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def ping(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     if len(argv) > 2:
         raise ReplyError("ERR wrong number of arguments for 'ping' command")
     if conn.subscriptions:
@@ -47,28 +47,28 @@ def ping(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("echo", 2, "loading stale fast", "fast connection")
-def echo(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def echo(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return argv[1]
 
 
 @command("time", 1, "loading stale fast", "fast")
-def time(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def time(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     seconds, millis = divmod(server.now_ms, 1000)
     return [str(seconds).encode(), str(millis * 1000).encode()]
 
 
 @command("del", -2, "write", "keyspace write slow")
-def delete(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def delete(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return sum(1 for key in argv[1:] if server.lookup(key) is not None and server.delete(key))
 
 
 @command("exists", -2, "readonly fast", "keyspace read fast")
-def exists(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def exists(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return sum(1 for key in argv[1:] if server.lookup(key) is not None)
 
 
 @command("type", 2, "readonly fast", "keyspace read fast")
-def type_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def type_(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     value = server.lookup(argv[1])
     if value is None:
         return Status(b"none")
@@ -76,19 +76,19 @@ def type_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("keys", 2, "readonly", "keyspace read slow dangerous")
-def keys(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def keys(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     # Valkey replies in hash-table order; the model sorts (a documented difference).
     pattern = argv[1].decode("latin-1")
     return sorted(key for key in server.live_keys() if fnmatchcase(key.decode("latin-1"), pattern))
 
 
 @command("dbsize", 1, "readonly fast", "keyspace read fast")
-def dbsize(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def dbsize(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return len(server.live_keys())
 
 
 @command("flushall", -1, "write", "keyspace write slow dangerous")
-def flushall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def flushall(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     server.dirty.update(server.data)
     server.data.clear()
     server.expires.clear()
@@ -96,7 +96,7 @@ def flushall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("expire", -3, "write fast", "keyspace write fast")
-def expire(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def expire(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     options = set()
     for raw in argv[3:]:
         option = raw.lower()
@@ -142,13 +142,13 @@ def _ttl_ms(server: Keyspace, key: bytes) -> int:
 
 
 @command("ttl", 2, "readonly fast", "keyspace read fast")
-def ttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def ttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     remaining = _ttl_ms(server, argv[1])
     return remaining if remaining < 0 else (remaining + 500) // 1000
 
 
 @command("pttl", 2, "readonly fast", "keyspace read fast")
-def pttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def pttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return _ttl_ms(server, argv[1])
 
 
@@ -156,12 +156,13 @@ def pttl(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("get", 2, "readonly fast", "read string fast")
-def get(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
-    return server.lookup(argv[1], bytes)
+def get(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
+    value: bytes | None = server.lookup(argv[1], bytes)
+    return value
 
 
 @command("set", -3, "write denyoom", "write string slow")
-def set_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def set_(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     flags: set[bytes] = set()
     expire_arg: tuple[bytes, bytes] | None = None
     index = 3
@@ -212,7 +213,7 @@ def set_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("incr", 2, "write denyoom fast", "write string fast")
-def incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     key = argv[1]
     old = server.lookup(key, bytes)
     value = 0 if old is None else parse_int(old)
@@ -281,7 +282,7 @@ def _index_range(start: int, stop: int, length: int) -> tuple[int, int] | None:
 
 
 @command("lrange", 4, "readonly", "read list slow")
-def lrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def lrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     start, stop = parse_int(argv[2]), parse_int(argv[3])
     items = server.lookup(argv[1], ListValue)
     if items is None:
@@ -293,13 +294,13 @@ def lrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("llen", 2, "readonly fast", "read list fast")
-def llen(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def llen(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     items = server.lookup(argv[1], ListValue)
     return 0 if items is None else len(items)
 
 
 @command("lrem", 4, "write", "write list slow")
-def lrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def lrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     count = parse_int(argv[2])
     key, element = argv[1], argv[3]
     items = server.lookup(key, ListValue)
@@ -334,11 +335,11 @@ def parse_timeout(raw: bytes) -> int:
 
 
 @command("blpop", -3, "write blocking", "write list slow blocking")
-def blpop(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def blpop(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     timeout_ms = parse_timeout(argv[-1])
     keys = argv[1:-1]
 
-    def serve() -> Any:
+    def serve() -> Reply:
         for key in keys:
             items = server.lookup(key, ListValue)
             if items:
@@ -361,7 +362,7 @@ _LEX_RANGE_ERROR = ReplyError("ERR min or max not valid string range item")
 
 
 @command("zadd", -4, "write denyoom fast", "write sortedset fast")
-def zadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     index = 2
     options: set[bytes] = set()
     while index < len(argv) and argv[index].lower() in (b"nx", b"xx", b"ch", b"incr", b"gt", b"lt"):
@@ -428,12 +429,12 @@ def _remove_each(
 
 
 @command("zrem", -3, "write fast", "write sortedset fast")
-def zrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zrem(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return _remove_each(server, argv, ZSet, lambda zset, member: zset.remove(member))
 
 
 @command("zscore", 3, "readonly fast", "read sortedset fast")
-def zscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     zset = server.lookup(argv[1], ZSet)
     if zset is None or argv[2] not in zset.scores:
         return None
@@ -441,7 +442,7 @@ def zscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("zcard", 2, "readonly fast", "read sortedset fast")
-def zcard(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zcard(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     zset = server.lookup(argv[1], ZSet)
     return 0 if zset is None else len(zset)
 
@@ -530,14 +531,16 @@ def zrange_generic(
 def _in_lex_range(
     member: bytes, low: tuple[bytes | None, bool, int], high: tuple[bytes | None, bool, int]
 ) -> bool:
+    # A bound's value is None only when the bound is infinite (infinity is 1 or -1).
     value, open_, infinity = low
     if infinity == 1 or (
-        infinity == 0 and (member < value or (open_ and member == value))  # type: ignore[operator]
+        infinity == 0 and value is not None and (member < value or (open_ and member == value))
     ):
         return False
     value, open_, infinity = high
     return not (
-        infinity == -1 or (infinity == 0 and (member > value or (open_ and member == value)))  # type: ignore[operator]
+        infinity == -1
+        or (infinity == 0 and value is not None and (member > value or (open_ and member == value)))
     )
 
 
@@ -568,7 +571,7 @@ def _zrange_options(
 
 
 @command("zrange", -4, "readonly", "read sortedset slow")
-def zrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     mode, rev, withscores, limit = _zrange_options(argv, by=True)
     if limit is not None and mode == "index":
         raise ReplyError(
@@ -580,7 +583,7 @@ def zrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("zrangebyscore", -4, "readonly", "read sortedset slow")
-def zrangebyscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def zrangebyscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     _, _, withscores, limit = _zrange_options(argv, by=False)
     return zrange_generic(server, argv[1], argv[2], argv[3], "score", False, limit, withscores)
 
@@ -589,7 +592,7 @@ def zrangebyscore(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("hset", -4, "write denyoom fast", "write hash fast")
-def hset(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def hset(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     if len(argv) % 2:
         raise ReplyError("ERR wrong number of arguments for 'hset' command")
     fields = server.lookup_write(argv[1], HashValue)
@@ -602,13 +605,13 @@ def hset(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("hget", 3, "readonly fast", "read hash fast")
-def hget(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def hget(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     fields = server.lookup(argv[1], HashValue)
     return None if fields is None else fields.get(argv[2])
 
 
 @command("hgetall", 2, "readonly", "read hash slow")
-def hgetall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def hgetall(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     fields = server.lookup(argv[1], HashValue)
     if fields is None:
         return []
@@ -616,7 +619,7 @@ def hgetall(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("hdel", -3, "write fast", "write hash fast")
-def hdel(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def hdel(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     return _remove_each(
         server, argv, HashValue, lambda fields, field: fields.pop(field, None) is not None
     )
@@ -626,7 +629,7 @@ def hdel(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("publish", 3, "pubsub loading stale fast", "pubsub fast")
-def publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     subscribers = server.channels.get(argv[1], [])
     for subscriber in subscribers:
         subscriber.inbox.append([b"message", argv[1], argv[2]])
@@ -634,7 +637,7 @@ def publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("subscribe", -2, "pubsub noscript loading stale", "pubsub slow")
-def subscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def subscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     replies = Replies()
     for channel in argv[1:]:
         server.subscribe(conn, channel)
@@ -643,7 +646,7 @@ def subscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("unsubscribe", -1, "pubsub noscript loading stale", "pubsub slow")
-def unsubscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def unsubscribe(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     channels = argv[1:] or sorted(conn.subscriptions)
     if not channels:
         return [b"unsubscribe", None, 0]
@@ -669,7 +672,7 @@ def _script_keys(argv: list[bytes]) -> tuple[list[bytes], list[bytes]]:
 @command(
     "evalsha", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting"
 )
-def evalsha(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def evalsha(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     script = server.scripts.get(argv[1])
     if script is None:
         raise ReplyError("NOSCRIPT No matching script.")
@@ -679,7 +682,7 @@ def evalsha(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("eval", -3, "noscript stale skip_monitor no_mandatory_keys movablekeys", "slow scripting")
-def eval_(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def eval_(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     _script_keys(argv)
     raise ReplyError(
         "ERR the model runs no Lua: its scripts are Python functions, sent as EVALSHA @name"

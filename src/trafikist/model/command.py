@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from trafikist.model.replies import Reply
+
 
 class Client(Protocol):
     """What a handler uses of the connection that sent its command: its channels, and the
@@ -55,11 +57,7 @@ class Keyspace(Protocol):
 
     def unsubscribe(self, conn: Client, channel: bytes) -> None: ...
 
-    def call(self, *argv: Any) -> Any: ...
-
-
-Handler = Callable[[Keyspace, Client, list[bytes]], Any]
-ScriptFunction = Callable[[Keyspace, list[bytes], list[bytes]], Any]
+    def call(self, *argv: Any) -> Reply: ...
 
 
 @dataclass
@@ -82,6 +80,11 @@ class Block:
         self.keys = keys
         self.timeout_ms = timeout_ms  # 0 waits for ever
         self.retry = retry  # returns the reply, or None while there is still nothing to serve
+
+
+# A command's handler: the reply, or a Block while it waits. A script: the reply.
+Handler = Callable[[Keyspace, Client, list[bytes]], Reply | Block]
+ScriptFunction = Callable[[Keyspace, list[bytes], list[bytes]], Reply]
 
 
 class _Blocked:

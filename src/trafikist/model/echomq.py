@@ -9,10 +9,10 @@ no verb and are refused by the library, before anything is sent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from trafikist.model import choices
 from trafikist.model.command import Keyspace
+from trafikist.model.replies import Reply
 from trafikist.model.server import Server
 from trafikist.model.trafikey import move_due, sweep_stalled
 from trafikist.model.values import HashValue, ListValue, ZSet, parse_int
@@ -108,19 +108,19 @@ def _seconds(value: float) -> str:
 # --- the scripts a wire: 4 connection evaluates --------------------------------------------
 
 
-def script_promote(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Any:
+def script_promote(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Reply:
     """@promote: due members, flat and lane rows alike, to pending; at most batch."""
     batch = parse_int(args[0])
     return move_due(server, keys[:3], server.now_ms, batch, lanes_allowed=True, verb="@promote")
 
 
-def script_sweep_stalled(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Any:
+def script_sweep_stalled(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Reply:
     """@sweep_stalled: the same counted sweep as EMQ.STALLED.CHECK."""
     limit, max_attempts = parse_int(args[0]), parse_int(args[1])
     return sweep_stalled(server, keys[:3], server.now_ms, limit, max_attempts, args[2])
 
 
-def script_reap(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Any:
+def script_reap(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Reply:
     """@reap: every expired lease back to pending, no count, restarts included (model's own)."""
     active_key, pending_key = keys[:2]
     limit = parse_int(args[0])
@@ -140,14 +140,14 @@ def script_reap(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Any:
     return len(expired)
 
 
-def script_claim(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Any:
+def script_claim(server: Keyspace, keys: list[bytes], args: list[bytes]) -> Reply:
     """@claim: the head of pending into active, leased until now + lease."""
     pending_key, active_key = keys[:2]
     pending = server.lookup(pending_key, ListValue)
     if not pending:
         return None
     server.dirty.add(pending_key)
-    member = pending.popleft()
+    member: bytes = pending.popleft()
     server.drop_if_empty(pending_key, pending)
     server.lookup_write(active_key, ZSet).add(member, server.now_ms + parse_int(args[0]))
     job = server.lookup(args[1] + member, HashValue)

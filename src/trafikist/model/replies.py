@@ -3,7 +3,10 @@ returns it): a simple string, and several replies to one command."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from trafikist.model.errors import ReplyError
 
 
 class Status(bytes):
@@ -19,3 +22,7 @@ class Replies(list[Any]):
 
 
 OK = Status(b"OK")
+
+# A reply as the server returns it, RESP2-shaped: a bulk or simple string (bytes, Status), an
+# integer, an array (a list, Replies), nil (None) or an error (ReplyError, returned, not raised).
+type Reply = bytes | int | ReplyError | Sequence[Reply] | None

@@ -15,6 +15,7 @@ from typing import Any
 from trafikist.model import builtins, streams
 from trafikist.model.command import BLOCKED, Block, Client, Command, Handler, ScriptFunction
 from trafikist.model.errors import WRONGTYPE, ReplyError
+from trafikist.model.replies import Reply
 from trafikist.model.values import as_bytes
 
 __all__ = ["BLOCKED", "Block", "Command", "Connection", "Handler", "Server", "command_from_row"]
@@ -166,7 +167,7 @@ class Server:
             return None, _arity_error(command)
         return command, None
 
-    def call(self, *argv: Any) -> Any:
+    def call(self, *argv: Any) -> Reply:
         """What a script or a module command calls: runs a command inside the current step."""
         args = [as_bytes(arg) for arg in argv]
         command, error = self.resolve(args)
@@ -174,9 +175,13 @@ class Server:
             return error
         assert command is not None and command.handler is not None
         try:
-            return command.handler(self, self.console, args)
+            reply = command.handler(self, self.console, args)
         except ReplyError as failure:
             return ReplyError(failure.text)
+        assert not isinstance(reply, Block), (
+            "the model's scripts and verbs call no blocking command"
+        )
+        return reply
 
     # --- registration ---------------------------------------------------------------------
 

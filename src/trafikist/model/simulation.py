@@ -419,7 +419,7 @@ class Simulation:
                 if ids[index] is None:
                     text = member.decode("utf-8", errors="replace")
                     ids[index] = known[member] = self.world.members.get(text, text)
-        return ids  # type: ignore[return-value]
+        return ids  # type: ignore[return-value]  # every None was filled in above
 
     def _refresh_state(self, force: bool = False) -> None:
         dirty = self.server.dirty
@@ -481,6 +481,7 @@ class Simulation:
         for key in sorted(self.server.data):
             if b":failures:" in key and self.server.lookup(key) is not None:
                 ttl = self.server.call("TTL", key)
+                assert isinstance(ttl, int), "TTL replies a number"
                 value = reply_to_json(self.server.call("GET", key))
                 count = int(value) if isinstance(value, str) and value.isdigit() else value
                 assert isinstance(count, int | str | None), "GET replies a string or nil"
@@ -519,6 +520,7 @@ def _empty_state() -> State:
 def _process(spec: ProcessSpec) -> Process:
     """A process of the trace: its name, its kind and its options, as JSON."""
     process: Process = {"name": spec.name, "kind": spec.kind}
+    # The options are those its kind takes (scenario.PROCESS_OPTIONS), as Process names them.
     process.update(_plain_options(spec.options))  # type: ignore[typeddict-item]
     return process
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from trafikist.model.command import Block, Client, CommandTable, Keyspace
 from trafikist.model.errors import INVALID_STREAM_ID, ReplyError, syntax_error
-from trafikist.model.replies import OK
+from trafikist.model.replies import OK, Reply
 from trafikist.model.values import (
     INT64_MAX,
     UINT64_MAX,
@@ -170,7 +170,7 @@ def _trim(stream: Stream, args: _TrimArgs) -> int:
 
 
 @command("xadd", -5, "write denyoom fast", "write stream fast")
-def xadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xadd(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     args, index, extra = _parse_trim(argv, 2, xadd=True)
     field_pos = index + 1
     fields = argv[field_pos:]
@@ -219,7 +219,7 @@ def _id_too_small() -> ReplyError:
 
 
 @command("xtrim", -4, "write", "write stream slow")
-def xtrim(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xtrim(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     args, _, _ = _parse_trim(argv, 2, xadd=False)
     stream = server.lookup(argv[1], Stream)
     if stream is None:
@@ -251,13 +251,13 @@ def _interval_bound(
 
 
 @command("xlen", 2, "readonly fast", "read stream fast")
-def xlen(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xlen(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     stream = server.lookup(argv[1], Stream)
     return 0 if stream is None else len(stream)
 
 
 @command("xrange", -4, "readonly", "read stream slow")
-def xrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xrange(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     start = _interval_start(argv[2])
     end = _interval_end(argv[3])
     count = -1
@@ -297,7 +297,7 @@ COMMANDS.container("xgroup", -2, "", "slow")
 
 
 @command("xgroup|create", -5, "write denyoom", "write stream slow")
-def xgroup_create(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xgroup_create(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     if len(argv) > 8:
         raise _subcommand_syntax_error(argv)
     mkstream = False
@@ -339,7 +339,7 @@ def xgroup_create(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("xgroup|destroy", 4, "write", "write stream slow")
-def xgroup_destroy(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xgroup_destroy(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     stream = server.lookup(argv[2], Stream)
     if stream is None:
         raise ReplyError(
@@ -396,7 +396,7 @@ def _deliver_history(
 
 
 @command("xreadgroup", -7, "write blocking movablekeys", "write stream slow blocking")
-def xreadgroup(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xreadgroup(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     timeout_ms: int | None = None
     count = 0
     streams_at = 0
@@ -453,8 +453,8 @@ def xreadgroup(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
         after = None if raw == b">" else parse_id(raw)[0]
         targets.append((key, stream, group, after))
 
-    def serve() -> Any:
-        reply = []
+    def serve() -> Reply:
+        reply: list[Reply] = []
         for key, stream, group, after in targets:
             group.consumers[consumer] = server.now_ms
             if after is not None:
@@ -472,7 +472,7 @@ def xreadgroup(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("xack", -4, "write fast", "write stream fast")
-def xack(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xack(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     stream = server.lookup(argv[1], Stream)
     group = None if stream is None else stream.groups.get(argv[2])
     if group is None:
@@ -483,7 +483,7 @@ def xack(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("xpending", -3, "readonly", "read stream slow")
-def xpending(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xpending(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     summary = len(argv) == 3
     if not summary and not 6 <= len(argv) <= 9:
         raise syntax_error()
@@ -540,7 +540,7 @@ def xpending(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
 
 
 @command("xautoclaim", -6, "write fast", "write stream fast")
-def xautoclaim(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def xautoclaim(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     min_idle = max(
         0, parse_int(argv[4], ReplyError("ERR Invalid min-idle-time argument for XAUTOCLAIM"))
     )

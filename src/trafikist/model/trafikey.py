@@ -8,12 +8,11 @@ layouts, reply shapes and error texts the seed does not give are the model's own
 
 from __future__ import annotations
 
-from typing import Any
-
 from trafikist.model import choices
-from trafikist.model.command import Client, Keyspace
+from trafikist.model.command import Block, Client, Keyspace
 from trafikist.model.commands import command_table
 from trafikist.model.errors import ReplyError
+from trafikist.model.replies import Reply
 from trafikist.model.server import Server, command_from_row
 from trafikist.model.values import HashValue, ListValue, Stream, ZSet, parse_int
 
@@ -113,14 +112,14 @@ def sweep_stalled(
     return [recovered, dead]
 
 
-def emq_promote(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def emq_promote(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     now_ms = server.now_ms  # the one clock reading of this call
     _numkeys(argv, "EMQ.PROMOTE", choices.PROMOTE_NUMKEYS, "schedule, pending, wake")
     batch = _positive(argv[5], "EMQ.PROMOTE batch")
     return move_due(server, argv[2:5], now_ms, batch, lanes_allowed=False, verb="EMQ.PROMOTE")
 
 
-def emq_stalled_check(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def emq_stalled_check(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     now_ms = server.now_ms
     _numkeys(argv, "EMQ.STALLED.CHECK", choices.STALLED_NUMKEYS, "active, pending, dead")
     limit = _positive(argv[5], "EMQ.STALLED.CHECK limit")
@@ -128,7 +127,7 @@ def emq_stalled_check(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return sweep_stalled(server, argv[2:5], now_ms, limit, max_attempts, argv[7])
 
 
-def emq_append(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def emq_append(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     """EMQ.APPEND 1 <stream> <count> (<pairs> <field> <value> ...) x count: whole or nothing."""
     _numkeys(argv, "EMQ.APPEND", 1, "stream")
     key = argv[2]
@@ -150,7 +149,7 @@ def emq_append(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return [server.call("XADD", key, "*", *fields) for fields in entries]
 
 
-def emq_publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def emq_publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     """EMQ.PUBLISH 1 <stream> <field> <value> ...: one envelope, after checking its fields."""
     _numkeys(argv, "EMQ.PUBLISH", 1, "stream")
     if len(argv) % 2 == 0:
@@ -169,7 +168,7 @@ def emq_publish(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
     return server.call("XADD", argv[2], "*", *argv[3:])
 
 
-def emq_failures_incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Any:
+def emq_failures_incr(server: Keyspace, conn: Client, argv: list[bytes]) -> Reply | Block:
     """EMQ.FAILURES.INCR 1 <key> <ttl seconds>: the count and its TTL in one turn."""
     _numkeys(argv, "EMQ.FAILURES.INCR", 1, "key")
     ttl = _positive(argv[3], "EMQ.FAILURES.INCR ttl")

@@ -59,7 +59,8 @@ class Row:
 
     @property
     def arity(self) -> int | None:
-        return self.value("arity")
+        arity = self.value("arity")
+        return arity if isinstance(arity, int) else None
 
     @property
     def flags(self) -> list[str]:
@@ -76,7 +77,8 @@ class Row:
 
     @property
     def handler(self) -> str | None:
-        return self.value("handler")
+        handler = self.value("handler")
+        return handler if isinstance(handler, str) else None
 
     @property
     def location(self) -> str:

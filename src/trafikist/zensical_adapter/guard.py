@@ -39,7 +39,7 @@ class PageGuardExtension(Extension):
                 FAILURES.append(PageFailure(_page_path(md), error))
                 raise
 
-        md.convert = guarded  # type: ignore[method-assign]
+        md.convert = guarded  # type: ignore[method-assign]  # this instance's, wrapped
 
 
 def _page_path(md: Markdown) -> str:

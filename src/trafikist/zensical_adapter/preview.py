@@ -89,6 +89,7 @@ class _Server(ThreadingHTTPServer):
 class _Handler(SimpleHTTPRequestHandler):
     def __init__(self, preview: PreviewServer, *args: object, **kwargs: object) -> None:
         self.preview = preview
+        # The server's own arguments, passed through as it gave them.
         super().__init__(*args, directory=str(preview.folder), **kwargs)  # type: ignore[arg-type]
 
     def log_message(self, *args: object) -> None:

@@ -20,7 +20,8 @@ from typing import Any
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import debug_requested, traceback_text
 from trafikist.core.cache import files_signature
-from trafikist.zensical_adapter.build import Project, ZensicalBuild
+from trafikist.core.project import Project
+from trafikist.zensical_adapter.build import ZensicalBuild
 from trafikist.zensical_adapter.preview import PreviewServer, watch
 
 
