@@ -45,5 +45,5 @@ def index_without_traces(config: MkDocsConfig) -> None:
         finally:
             page.content = content
 
-    add_entry_from_context.without_traces = True  # type: ignore[attr-defined]
+    add_entry_from_context.without_traces = True  # type: ignore[attr-defined]  # a mark
     index.add_entry_from_context = add_entry_from_context

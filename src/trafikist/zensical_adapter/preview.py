@@ -83,7 +83,7 @@ class _Server(ThreadingHTTPServer):
     def handle_error(self, request: object, client_address: object) -> None:
         if isinstance(sys.exception(), GONE):
             return
-        super().handle_error(request, client_address)  # type: ignore[arg-type]
+        super().handle_error(request, client_address)  # type: ignore[arg-type]  # typeshed: private
 
 
 class _Handler(SimpleHTTPRequestHandler):
