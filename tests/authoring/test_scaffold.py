@@ -14,6 +14,7 @@ import pytest
 from support import (
     PROJECT_PARTS,
     ROOT,
+    add_plugin_options,
     article,
     build_env,
     copy_project,
@@ -150,10 +151,11 @@ def test_a_link_to_the_review_page_of_a_course_without_questions_is_its_text(
 @pytest.mark.slow
 def test_a_course_without_questions_builds(engine: str, tmp_path: Path) -> None:
     project = course_without_questions(tmp_path / "project")
+    add_plugin_options(project, authors_pages="true")  # docs/, built apart under authors/
     result = site_build(engine, project, project / "site")
     assert result.returncode == 0, result.stderr
     assert not (project / "site/review").exists()
-    guide = article(soup(project / "site/authoring/index.html"))
+    guide = article(soup(project / "site/authors/authoring/index.html"))
     sentence = next(p for p in guide.select("p") if "asks every question of the course" in p.text)
     assert "the generated page Review asks" in " ".join(sentence.text.split())
     assert sentence.select("a") == []

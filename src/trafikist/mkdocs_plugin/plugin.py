@@ -4,6 +4,12 @@ them), and nothing else that is not about MkDocs: the generated `File`s, the sta
 words (`validation`), and under `mkdocs serve` the error pages of a failed build (`preview`) and
 the page caches that make a rebuild fast (`cache`).
 
+A one-shot build (`mkdocs build`) checks the course on the second core while MkDocs renders
+on the first (trafikist.core.checks_child), and takes the checks' verdict before the site is
+swapped in; when anything stops the build, the checks' problems come first, as they would if
+the checks had run before the pages. `mkdocs serve` checks in its own process, where each
+rebuild re-checks only what changed.
+
 The build guard: whatever else stops a build (an exception that is not a CourseError, in a
 hook of this plugin, in a Markdown extension or in the theme) ends it with one line, the file
 being read and what to do, through `on_build_error`; its traceback shows only under
@@ -36,6 +42,7 @@ from trafikist.base.errors import CourseError
 from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
+from trafikist.core.checks_child import ChecksInChild
 from trafikist.core.config import read_config
 from trafikist.core.files import SiteFile, site_target
 from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
@@ -129,6 +136,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         self.config_file = Path("mkdocs.yml")  # what the guard names when nothing else is read
         self.sources: dict[str, str] = {}  # each page's author's file, by src_uri
         self.good_site_files: list[SiteFile] | None = None  # the site's own, for error pages
+        self.checks: ChecksInChild | None = None  # `mkdocs build`'s checks, on the second core
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -142,6 +150,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         on_build_error, so what the build made goes here."""
         if self.build is not None:
             self.build.cancel()
+        self._cancel_checks()
         if self.staging is not None:
             self._discard_staging()
             print(
@@ -187,7 +196,12 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         # with the site's stylesheet (the error's look).
         config.extra.update(self.build.theme_extra())
         config.extra_css += [uri for uri in self.build.stylesheets() if uri not in config.extra_css]
-        site = _course(self.build.load)
+        build = self.build
+        if self.serving:
+            site = _course(build.load)
+        else:
+            self.checks = build.start_checks()
+            site = _course(lambda: build.load(checks=False))
         docs_dir = Path(config.docs_dir)
         build = self.build
         validation.install(lambda src_uri: build.source_of(src_uri, docs_dir))
@@ -289,14 +303,19 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self.build
         if build is not None and self.preview_error is None:
+            _course(self._verdict)
             _course(lambda: build.after_pages(Path(config.site_dir)))
         self._swap_in(config)
 
     @event_priority(-100)  # last: it may end the build with MkDocs' own Abort
     def on_build_error(self, *, error: Exception) -> None:
+        problems = self._checks_problems()  # a build that checked first would stop on them
         if self.build is not None:
             self.build.cancel()
         self._discard_staging()
+        if problems is not None:
+            log.error(str(problems))
+            raise Abort(ABORTED) from None
         if isinstance(error, BuildError | Abort):
             return  # MkDocs prints its one line (a CourseError became a PluginError)
         # The guard: anything else becomes one line naming the file being read.
@@ -304,6 +323,34 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         if _debug():
             return  # MkDocs raises the error on: its traceback
         raise Abort(ABORTED) from None
+
+    # -- the checks' child (`mkdocs build`) -------------------------------------------------
+
+    def _verdict(self) -> None:
+        """The checks' verdict: their warnings are logged (a build that is not strict), their
+        problems raised as CourseError."""
+        checks, self.checks = self.checks, None
+        if checks is not None:
+            for problem in checks.verdict():
+                log.warning(str(problem))
+
+    def _checks_problems(self) -> CourseError | None:
+        """What the checks' child found, once the build stopped for another reason."""
+        checks, self.checks = self.checks, None
+        if checks is None:
+            return None
+        try:
+            checks.verdict()
+        except CourseError as problems:
+            return problems
+        except Exception:  # the child's own failure: the build's error is the one to report
+            checks.cancel()
+        return None
+
+    def _cancel_checks(self) -> None:
+        if self.checks is not None:
+            self.checks.cancel()
+            self.checks = None
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         for path in self.build.watched_paths() if self.build else []:
