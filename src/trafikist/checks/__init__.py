@@ -46,12 +46,13 @@ from trafikist.checks import (
     valkey_statements,
 )
 from trafikist.checks.blocks import check_blocks
-from trafikist.checks.inputs import Fact, Facts, PageCheck
+from trafikist.checks.inputs import Fact, Facts, PageCheck, page_text
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import remembered
 from trafikist.checks.questions import check_question_ids
 from trafikist.checks.seed import Seed
+from trafikist.course.examples import example_path
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Page
 
@@ -106,13 +107,22 @@ def _page_problems(page: Page, facts: Facts, signatures: dict[Fact, str]) -> lis
     """The page's problems: each check's, kept while nothing it declares it reads changes."""
     # A page whose blocks or comments are broken is read wrongly by every other check: its
     # syntax is the slip to fix, and the only one named.
-    broken = check_blocks(page)
+    broken = remembered(
+        ("blocks", *page_text(page), _example_exists(page)), lambda: check_blocks(page)
+    )
     if broken:
         return broken
     problems: list[Problem] = []
     for check in PAGE_CHECKS:
         problems += remembered(check.key(page, signatures), _running(check, page, facts))
     return one_per_line(problems)
+
+
+def _example_exists(page: Page) -> bool:
+    """What the syntax check reads besides the page: whether its worked example's file is
+    there (a `/// worked-example` stands only where it is)."""
+    path = example_path(page)
+    return path is not None and path.is_file()
 
 
 def _running(check: PageCheck, page: Page, facts: Facts) -> Callable[[], list[Problem]]:

@@ -11,7 +11,9 @@ unchanged but for one module, the other pages' results are the same, so this kee
   Markdown key plus everything else the theme reads: the navigation (titles, addresses,
   statuses), the configuration and the theme's own files. A page whose key matches skips the
   theme: it renders a one-line template that returns the kept output.
-- `bytecode`: the theme's compiled templates, so a rebuild does not recompile them.
+- `bytecode`: the theme's compiled templates, so a rebuild does not recompile them; and the
+  list of the theme's files, which MkDocs walks on every build (thousands of icons), kept
+  while the theme's folders are the same (`theme_env`).
 - `search`: each page's search-index entries, keyed by its HTML.
 
 Every page still goes through every plugin event (search indexes it, its file is written), so
@@ -26,6 +28,7 @@ from __future__ import annotations
 import copy
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 import jinja2
@@ -36,7 +39,13 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from trafikist.core.cache import MemoryBytecodeCache, caches_enabled, digest, put
+from trafikist.core.cache import (
+    MemoryBytecodeCache,
+    caches_enabled,
+    digest,
+    files_signature,
+    put,
+)
 
 CACHED_TEMPLATE = "trafikist/cached-output.html"
 CACHED_VARIABLE = "trafikist_cached_output"
@@ -68,6 +77,7 @@ class RenderCache:
     output: dict[str, tuple[str, str]] = field(default_factory=dict)
     bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     search: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    templates: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     # This build's state.
     markdown_key: str = ""
     site_key: str = ""
@@ -107,6 +117,40 @@ class RenderCache:
             config.edit_uri,
             inputs,
         )
+
+    def theme_env(self, config: MkDocsConfig) -> None:
+        """Every environment the theme makes in this build (the pages', and the search
+        plugin's for its translations) keeps its compiled templates across rebuilds, and
+        lists the theme's files once: MkDocs lists them on every build to find the theme's
+        static files. The list is kept while the theme's folders and the files of its custom
+        folder (overrides/, which an author may edit) are the same."""
+        if not caches_enabled():
+            return
+        theme = config.theme
+        real_get_env = theme.get_env
+        custom = [Path(theme.custom_dir)] if theme.custom_dir else []
+        key = digest(list(theme.dirs), files_signature(custom))
+
+        def get_env() -> jinja2.Environment:
+            env = real_get_env()
+            env.bytecode_cache = self.bytecode
+            loader = env.loader
+            real_list = getattr(loader, "list_templates", None)
+            if loader is None or real_list is None:
+                return env
+
+            def list_templates() -> list[str]:
+                kept = self.templates.get("list")
+                if kept is not None and kept[0] == key:
+                    return list(kept[1])
+                names = list(real_list())
+                self.templates["list"] = (key, names)
+                return list(names)
+
+            loader.list_templates = list_templates  # type: ignore[method-assign]
+            return env
+
+        theme.get_env = get_env  # type: ignore[method-assign]
 
     def add_template(self, env: jinja2.Environment) -> None:
         """The one-line template a reused page renders, and the kept compiled templates."""

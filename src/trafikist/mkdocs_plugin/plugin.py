@@ -161,6 +161,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         self.preview_error = None
         self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
         _quiet_page_errors()
+        if self.serving:
+            self.cache.theme_env(config)  # before the search plugin's on_config makes one
         try:
             config = self._configure(config)
         except PluginError as error:
