@@ -14,7 +14,8 @@ It runs, in order:
   `quantity`); the expectations and choice markers of what the model's runs show
   (`expectations`); every Valkey statement's proof (`valkey_statements`, against Valkey's
   command table, its pinned documentation and the transcripts the page shows: `transcripts`);
-  every question's key and explanations (`questions`). The checks that read sentences take
+  every question's key and explanations (`questions`); no raw HTML, unsafe link or
+  attribute in any text an author writes (`markup`). The checks that read sentences take
   them from `sentences`;
 - every link's anchor, and no relative path (`links.check_link_targets`).
 
@@ -41,6 +42,7 @@ from trafikist.checks import (
     against_registry,
     expectations,
     headings,
+    markup,
     provenance,
     questions,
     valkey_statements,
@@ -61,6 +63,7 @@ __all__ = ["PAGE_CHECKS", "Facts", "PageCheck", "check_site"]
 # The checks of one page, in the order their problems are named (trafikist.checks.inputs: what
 # each reads, which keys its verdict in the memo).
 PAGE_CHECKS: tuple[PageCheck, ...] = (
+    markup.CHECK,
     against_registry.CHECK,
     provenance.CHECK,
     expectations.CHECK,

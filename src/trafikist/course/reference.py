@@ -13,6 +13,7 @@ from typing import Any
 
 from trafikist.course import syntax
 from trafikist.course.markdown.registry_inline import CHOICE_ANCHOR, CHOICE_MARK, CHOICES_PAGE_ID
+from trafikist.course.markup import code_span, markdown_text
 from trafikist.course.structure import Book, Course, Kind, Page, Status
 from trafikist.model.choices import MODEL_CHOICES
 from trafikist.registry import rust
@@ -139,7 +140,9 @@ def verbs_by_page(course: Course, registry: Registry) -> list[tuple[Page, set[st
 
 
 def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
-    lines = [f"`{row.name}`: {_summary(row)}", ""]
+    """The page of a row. The registry's values are data, not Markdown: each is shown as the
+    text it is (course.markup), a summary with `<` or `*` in it included."""
+    lines = [f"{code_span(row.name)}: {markdown_text(_summary(row))}", ""]
     lines += ["| Field | Value |", "|---|---|"]
     for label, value, fields in _facts(row):
         chosen = [field for field in fields if field in row.chosen_fields]
@@ -155,7 +158,7 @@ def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
         ]
     lines += ["## Quoted in", ""]
     if lessons:
-        lines += [f"- [{page.title}](id:{page.id})" for page in lessons]
+        lines += [f"- [{markdown_text(page.title)}](id:{page.id})" for page in lessons]
     else:
         lines.append("No lesson quotes or names this command yet.")
     lines += ["", "## The row", ""]
@@ -174,10 +177,10 @@ def command_body(row: Row, lessons: list[Page], registry: Registry) -> str:
 
 def _facts(row: Row) -> list[tuple[str, str, tuple[str, ...]]]:
     def code(value: Any) -> str:
-        return NOT_GIVEN if value is None else f"`{value}`"
+        return NOT_GIVEN if value is None else code_span(value)
 
     def listed(values: list[str]) -> str:
-        return ", ".join(f"`{value}`" for value in values) or "none"
+        return ", ".join(code_span(value) for value in values) or "none"
 
     arity = row.arity
     arity_text = (
@@ -202,7 +205,7 @@ def _facts(row: Row) -> list[tuple[str, str, tuple[str, ...]]]:
 
 def _summary_text(row: Row) -> str:
     summary = row.value("summary")
-    return NOT_GIVEN if summary is None else str(summary).replace("|", "\\|")
+    return NOT_GIVEN if summary is None else markdown_text(str(summary)).replace("|", "\\|")
 
 
 def _summary(row: Row) -> str:

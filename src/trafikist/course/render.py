@@ -26,6 +26,7 @@ from trafikist.base.errors import CourseError
 from trafikist.course.examples import example_path, render_worked_example
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
+from trafikist.course.markup import SafeHtmlExtension, markdown_text
 from trafikist.course.questions import (
     Question,
     live_query,
@@ -105,8 +106,9 @@ class Renderer:
             legend=STATUS_LEGEND, Status=Status, Kind=Kind, checks_of=self.question_ids
         )
         self.templates.filters["md"] = self.inline_markdown
-        # Text inside generated HTML (duty rows, summaries) is Markdown too; raw HTML blocks are
-        # not parsed by the engine, so the renderer converts those snippets itself.
+        # Text inside generated HTML (duty rows, summaries, a question's prompt, options and
+        # whys) is Markdown too; raw HTML blocks are not parsed by the engine, so the renderer
+        # converts those snippets itself, with no raw HTML (course.markup: one policy).
         self._inline: markdown.Markdown | None = None
         self._inline_count = 0
 
@@ -115,7 +117,7 @@ class Renderer:
         # syntax after its checks, which may render a snippet first).
         if self._inline is None or self._inline_count != len(self.inline_extensions):
             self._inline = markdown.Markdown(
-                extensions=[*INLINE_EXTENSIONS, *self.inline_extensions]
+                extensions=[*INLINE_EXTENSIONS, *self.inline_extensions, SafeHtmlExtension()]
             )
             self._inline_count = len(self.inline_extensions)
         html_text = self._inline.reset().convert(text).strip()
@@ -214,7 +216,8 @@ class Renderer:
         note = f"Valkey {table.version} marks {command.name} deprecated"
         note += f" since {since}" if since else ""
         note += f"; it names {instead} in its place." if instead else "."
-        return f"{match[0]} *{note}*"
+        # The command table's words are data: shown as the text they are, its code spans code.
+        return f"{match[0]} *{markdown_text(note, code_spans=True)}*"
 
     def _front_matter(self, page: Page) -> str:
         # Neither engine's theme escapes a page's title or description where it writes them

@@ -286,6 +286,27 @@ def line_of_path(node: yaml.Node | None, path: str, first_line: int = 1) -> int 
     return line
 
 
+def texts_in(node: yaml.Node | None, first_line: int = 1) -> list[tuple[int, str, str]]:
+    """Every text value of a YAML node tree (not its keys), with the line it starts on and the
+    key it is the value of (an item of a list, its list's key): what a check of the words an
+    author wrote in YAML reads."""
+    found: list[tuple[int, str, str]] = []
+    stack: list[tuple[yaml.Node, str]] = [(node, "")] if node is not None else []
+    seen: set[int] = set()
+    while stack:
+        current, key = stack.pop()
+        if id(current) in seen:  # an alias: its value was read where it was anchored
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            stack.extend((value, str(name.value)) for name, value in reversed(current.value))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((item, key) for item in reversed(current.value))
+        elif current.tag == "tag:yaml.org,2002:str":
+            found.append((first_line + current.start_mark.line, key, str(current.value)))
+    return found
+
+
 def read_front_matter(path: Path) -> FrontMatterDocument:
     text = read_text(path)
     lines = text.splitlines(keepends=True)

@@ -1,0 +1,142 @@
+"""No raw HTML from the sources (trafikist.course.markup has the policy).
+
+Every text an author writes that reaches a page as Markdown is read here, at its line: a page's
+prose (block captions and labels included; code, comments and marked spans' expressions left
+out), its questions (the prompt and every text of the YAML below it the reader sees), its
+front matter's summary and "Up next" texts, and its module's duties' rows. Each of these is
+refused at its line:
+
+- raw HTML (`<script>`, `<img onerror=…>`, `</dd><dd>`): a tag never passes from the sources
+  to a page;
+- a link or image whose scheme could run a script (`[x](javascript:…)`, `data:`, `vbscript:`);
+- an attribute list that adds an attribute an author may not give (`{ onclick="…" }`);
+- in a YAML text, an HTML comment, which a text field would show as it is.
+
+A title, a label and course.yml's texts are text, not Markdown: they are escaped wherever
+they are shown, `<b>` as the characters. The renderer escapes what still gets through a
+Markdown field (course.markup.SafeHtmlExtension); this check says where to fix the source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from trafikist.base.errors import CourseError, Problem
+from trafikist.checks.inputs import PageCheck, source_file
+from trafikist.course import markup, questions, syntax
+from trafikist.course.sources import load_yaml_node, read_front_matter, texts_in
+from trafikist.course.structure import Kind, Page
+
+GUIDE = 'docs/authoring.md, "No raw HTML"'
+CODE_SPAN = re.compile(r"(`+)[^\n]*?\1")
+
+
+def check_markup(page: Page) -> list[Problem]:
+    """The first piece of raw HTML, unsafe link or unsafe attribute of each line of the page's
+    texts (`<script>…</script>` is one slip)."""
+    found: dict[tuple[str, int | None], Problem] = {}
+    for file, line_at, text, field in _texts(page):
+        for problem in _problems(file, line_at, text, field):
+            found.setdefault((str(problem.file), problem.line), problem)
+    return list(found.values())
+
+
+CHECK = PageCheck("markup", lambda page, facts: check_markup(page), facts=(), files=(source_file,))
+
+
+type LineAt = Callable[[int], int]  # the line of an offset in a text
+
+
+# The fields of a question the reader never sees: what the build runs or checks.
+UNSHOWN_QUESTION_FIELDS = frozenset(
+    {"id", "run", "with", "crash", "kind", "expect", "claim", "seed", "ask", "step"}
+)
+# The fields of a page's front matter and of a duty that are Markdown; the others (a title,
+# a label, an id) are text, escaped wherever they are shown.
+FRONT_MATTER_MARKDOWN = frozenset({"summary", "next", "previous", "after"})
+DUTY_MARKDOWN = ("library", "trafikey", "between_calls")
+
+
+def _texts(page: Page) -> Iterator[tuple[Path, LineAt, str, bool]]:
+    """(file, line of an offset, text, is a YAML field) for each Markdown text of the page."""
+    assert page.source is not None
+    if page.kind is Kind.HOME:
+        return  # course.yml's titles and summaries are text: escaped where they are shown
+    source = page.source
+    scanned = syntax.scan(page.body)
+    yield source, lambda offset: page.body_line + scanned.line_of(offset), scanned.prose, False
+    for start, prompt, body, body_start in questions.blocks(page.body):
+        yield source, _always(page.body_line + start), prompt, True
+        try:
+            _, node = load_yaml_node(body, source, page.body_line + body_start)
+        except CourseError:
+            continue  # a question that does not read is trafikist.checks.questions' to name
+        for line, key, text in texts_in(node, page.body_line + body_start):
+            if key not in UNSHOWN_QUESTION_FIELDS:
+                yield source, _always(line), text, True
+    for line, key, text in texts_in(read_front_matter(source).node, 2):
+        if key in FRONT_MATTER_MARKDOWN:
+            yield source, _always(line), text, True
+    for duty in page.duties:
+        for name in DUTY_MARKDOWN:
+            yield duty.source, _always(duty.line_of(name)), duty.text(name), True
+
+
+def _always(line: int) -> LineAt:
+    return lambda _offset: line
+
+
+def _problems(file: Path, line_at: LineAt, text: str, field: bool) -> Iterator[Problem]:
+    if "<" not in text and "](" not in text and "]:" not in text and "=" not in text:
+        return  # most texts: nothing to look at
+    shown = _as_read(text)
+    for match in markup.raw_html(shown):
+        tag = match.group()
+        short = tag if len(tag) <= 40 else tag[:39] + "…"
+        yield Problem(
+            file,
+            line_at(match.start()),
+            f"'{short}' is raw HTML, which the course never passes from its sources to a page.",
+            "Write Markdown; to show the characters themselves, put them in a code span "
+            f"(`{short}`) ({GUIDE}).",
+        )
+    for offset, url in markup.unsafe_links(shown):
+        yield Problem(
+            file,
+            line_at(offset),
+            f"the link's target '{markup.scheme_of(url)}:…' would run a script or load data in "
+            "the reader's browser.",
+            f"Link to a course page by its id (id:PAGE) or to an http(s) address ({GUIDE}).",
+        )
+    for offset, name in markup.unsafe_attributes(shown):
+        yield Problem(
+            file,
+            line_at(offset),
+            f"the attribute list gives the attribute '{name}', which an author may not set: it "
+            "would reach the page as HTML.",
+            f"Keep to #id, .class and data-toc-label inside {{ … }} ({GUIDE}).",
+        )
+    if field:
+        for match in markup.HTML_COMMENT.finditer(shown):
+            yield Problem(
+                file,
+                line_at(match.start()),
+                "this text holds an HTML comment '<!--', which a text field shows as it is.",
+                f"Delete it; a source comment goes above the field, as '# seed: \"…\"' ({GUIDE}).",
+            )
+
+
+def _as_read(text: str) -> str:
+    """The text as Markdown reads it for HTML, offsets kept: code spans and every marked
+    span's expression (`]{valkey: … "<consumer>"}`: the build's, never shown) blanked."""
+    shown = CODE_SPAN.sub(lambda match: syntax.blank(match.group()), text)
+    stack = [(0, shown)]
+    while stack:
+        base, part = stack.pop()
+        for span in syntax.find_spans(part):
+            close, end = base + span.text_start + len(span.text), base + span.end
+            shown = shown[:close] + syntax.blank(shown[close:end]) + shown[end:]
+            stack.append((base + span.text_start, span.text))
+    return shown

@@ -1,0 +1,254 @@
+"""The attack of issue 28 on the sources, each input as an author (or a hostile copy) would give
+it, on a copy of the real course, in-process with no engine (support.building: the core's
+load, checks, pages and site files): raw HTML, invisible and look-alike characters, block
+syntax inside code fences and near-miss openers, a written page marked planned, YAML that
+turns into another type, transcripts the runner cannot replay. Each ends with exactly one
+`FILE:LINE: what. Fix: how.` line, asserted here word for word, as a CourseError and never
+another exception; or, where the input is fine, the course builds and reads as the author
+meant. Each failed on the code before the fix (docs: /work/notes/harden.md has the table)."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from support import copy_project, edit, line_of
+from support.authoring import DIVE_01, DUTIES, MODULE
+from support.building import core_build
+from trafikist.course.loader import load_course
+from trafikist.course.markup import SafeHtmlExtension, code_span, markdown_text, unsafe_url
+from trafikist.course.render import Renderer
+from trafikist.registry.valkey import ValkeyCommand, ValkeyTable
+
+ONE_LINE = re.compile(r"^[\w./-]+(?::\d+)?: [^\n]+[.?!] Fix: [^\n]+$")
+HTML_GUIDE = '(docs/authoring.md, "No raw HTML")'
+WHY = "    why: Between calls, a due job stays in schedule.\n"
+OPTION = "  - text: Still in schedule.\n"
+PROMPT = "Where is j1 at 2.8 s?\n"
+SECTION = "## Two sweeps, each one call"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return copy_project(tmp_path / "project")
+
+
+def assert_fails_with(project: Path, expected: str) -> None:
+    """The core's build of `project` ends with a CourseError whose message is `expected`: one
+    line, one Fix. Any other exception fails the test with its traceback."""
+    message = core_build(project)
+    assert message == expected
+    assert ONE_LINE.match(message), message
+    assert message.count("Fix:") == 1, message
+
+
+# -- no raw HTML from the sources ------------------------------------------------------------
+
+
+def raw_html(tag: str) -> str:
+    return (
+        f"'{tag}' is raw HTML, which the course never passes from its sources to a page. "
+        "Fix: Write Markdown; to show the characters themselves, put them in a code span "
+        f"(`{tag}`) {HTML_GUIDE}."
+    )
+
+
+SCRIPT_LINK = (
+    "the link's target 'javascript:…' would run a script or load data in the reader's browser. "
+    f"Fix: Link to a course page by its id (id:PAGE) or to an http(s) address {HTML_GUIDE}."
+)
+IMG = "<img src=x onerror=alert()>"
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "at", "expected"),
+    [
+        # A why ending `</dd><dd>` opened a new entry in the answer's list.
+        (MODULE, WHY, WHY.rstrip("\n") + "</dd><dd>x\n", WHY[:30], raw_html("</dd>")),
+        (MODULE, WHY, WHY.replace("a due job", f"a due job {IMG}"), WHY[:30], raw_html(IMG)),
+        (MODULE, PROMPT, PROMPT.rstrip("\n") + " <script>alert(1)</script>\n", PROMPT[:20],
+         raw_html("<script>")),
+        (MODULE, OPTION, "  - text: Still in [schedule](javascript:alert(1)).\n", OPTION[:18],
+         SCRIPT_LINK),
+        (MODULE, OPTION, "  - text: Still in [schedule](&#106;aVa&#x09;ScRiPt:alert()).\n",
+         OPTION[:18], SCRIPT_LINK),
+        (MODULE, "unit: s\n", f"unit: s {IMG}\n", "unit: s", raw_html(IMG)),
+        # The summary is the seed's own words no more: the sentence's checks fail too, and say
+        # so in the same line.
+        (DIVE_01, 'summary: "EMQ.PROMOTE', f'summary: "{IMG} EMQ.PROMOTE', "summary:",
+         raw_html(IMG).replace(" Fix:", " This line has 3 more problems too. Fix:")),
+        (DIVE_01, SECTION, f"Read <b>this</b>.\n\n{SECTION}", "Read <b>", raw_html("<b>")),
+        (DIVE_01, SECTION, f"See [this](javascript:alert(1)).\n\n{SECTION}", "See [this]",
+         SCRIPT_LINK),
+        (DIVE_01, SECTION, f"See [this][x].\n\n[x]: data:text/html,hi\n\n{SECTION}", "[x]: data",
+         SCRIPT_LINK.replace("javascript", "data")),
+        (DIVE_01, SECTION, f"![a picture](javascript:alert(1))\n\n{SECTION}", "![a picture]",
+         SCRIPT_LINK),
+        (DIVE_01, "/// excerpt | trafikey — registry::TABLE",
+         f"/// excerpt | {IMG} trafikey — registry::TABLE", "/// excerpt | <img", raw_html(IMG)),
+        (DUTIES, "    between_calls: >-\n", f"    between_calls: >-\n      {IMG}\n",
+         "    between_calls: >-", raw_html(IMG)),
+    ],
+    ids=[
+        "a why ending </dd><dd>",
+        "an <img onerror> in a why",
+        "a <script> in a prompt",
+        "a javascript: link in an option",
+        "a javascript: link written with entities and capitals",
+        "raw HTML in a unit",
+        "raw HTML in a summary (the dive cards)",
+        "raw HTML in prose",
+        "a javascript: link in prose",
+        "a data: reference definition",
+        "a javascript: image",
+        "raw HTML in an excerpt's caption",
+        "raw HTML in a duty's row",
+    ],
+)  # fmt: skip
+def test_raw_html_from_the_sources(
+    project: Path, file: Path, old: str, new: str, at: str, expected: str
+) -> None:
+    """Each reached the page as raw HTML (the CSP blocked the scripts; the markup stood)."""
+    edit(project / file, old, new)
+    line = line_of(project / file, at)
+    assert_fails_with(project, f"{file}:{line}: {expected}")
+
+
+def test_an_event_handler_in_an_attribute_list(project: Path) -> None:
+    line = edit(project / DIVE_01, f"{SECTION} {{ data-toc", f'{SECTION} {{ onclick="x()" data-toc')
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: the attribute list gives the attribute 'onclick', which an author "
+        "may not set: it would reach the page as HTML. Fix: Keep to #id, .class and "
+        f"data-toc-label inside {{ … }} {HTML_GUIDE}.",
+    )
+
+
+def test_an_html_comment_in_a_why(project: Path) -> None:
+    """A text field is no place for a source comment: it would show as `<!-- … -->`."""
+    edit(project / MODULE, WHY, WHY.rstrip("\n") + " <!-- a note -->\n")
+    line = line_of(project / MODULE, WHY[:30])
+    assert_fails_with(
+        project,
+        f"{MODULE}:{line}: this text holds an HTML comment '<!--', which a text field shows as "
+        "it is. Fix: Delete it; a source comment goes above the field, as '# seed: \"…\"' "
+        f"{HTML_GUIDE}.",
+    )
+
+
+def test_markup_the_course_writes_is_not_raw_html(project: Path) -> None:
+    """What looks like a tag inside code, a marked span's expression or an autolink is the
+    author's text, and builds: `<consumer>` in a Valkey quote, `<b>` in a code span."""
+    edit(
+        project / DIVE_01,
+        SECTION,
+        f"A code span shows `<b>` and <https://valkey.io/>.\n\n{SECTION}",
+    )
+    assert core_build(project) is None
+
+
+COURSE_YML = "title: T\nsummary: S\nbooks:\n  - {id: b, title: B, summary: S, numbered: true}\n"
+ATTACKS = [
+    "a <script>alert(1)</script> b",
+    "why</dd><dd>x",
+    "<img src=x onerror=alert(1)>",
+    "[x](javascript:alert(1))",
+    "[x](java\tscript:alert(1))",
+    "![x](vbscript:msgbox)",
+    '*a*{ onclick="alert(1)" style="x" }',
+    "<div>\nblock\n</div>",
+]
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "modules"
+        (root / "01-one").mkdir(parents=True)
+        (root / "course.yml").write_text(COURSE_YML, encoding="utf-8")
+        (root / "01-one" / "module.md").write_text(
+            "---\nid: one\ntitle: One\nsummary: S\nstatus: built\n---\nText.\n", "utf-8"
+        )
+        return Renderer(load_course(root))
+
+
+@pytest.mark.parametrize("text", ATTACKS)
+def test_the_md_filter_passes_no_html(renderer: Renderer, text: str) -> None:
+    """The templates' `md` filter (a question's prompt, options and whys, a duty's rows, a
+    summary): whatever the checks let through, no tag, handler or script link reaches a page."""
+    out = str(renderer.inline_markdown(text))
+    elements = BeautifulSoup(f"<p>{out}</p>", "html.parser").find_all(True)
+    assert not [e.name for e in elements if e.name in ("script", "div", "dd", "dt")], out
+    for element in elements:
+        assert not [name for name in element.attrs if name.startswith("on") or name == "style"]
+        for name in ("href", "src"):
+            assert not unsafe_url(str(element.get(name, ""))), out
+
+
+def test_the_md_filter_keeps_the_course_s_own_markup(renderer: Renderer) -> None:
+    out = str(renderer.inline_markdown("*a* `<b>` [x](https://valkey.io/) [y](id:one#z) {.k}"))
+    assert out == (
+        '<em>a</em> <code>&lt;b&gt;</code> <a href="https://valkey.io/">x</a> '
+        '<a href="id:one#z">y</a> {.k}'
+    )
+
+
+def test_a_deprecation_note_from_the_command_table_is_text(renderer: Renderer) -> None:
+    """The command table is data: a `replaced_by` holding a tag is shown as its characters."""
+    renderer.valkey = ValkeyTable(
+        Path("commands.json"),
+        "9.1.2",
+        {
+            "ZRANGEBYSCORE": ValkeyCommand(
+                "ZRANGEBYSCORE",
+                {
+                    "deprecated_since": "6.2.0",
+                    "replaced_by": "<img src=x onerror=alert(1)> [x](javascript:y)",
+                },
+            )
+        },
+    )
+    course = renderer.course
+    page = course.pages["one"]
+    page.body = "- [Valkey — ZRANGEBYSCORE](https://valkey.io/commands/zrangebyscore/) — a range.\n"
+    page_markdown = renderer.page_markdown(page)
+    html = markdown.Markdown(extensions=["attr_list", "md_in_html"]).convert(page_markdown)
+    assert "<img" not in html and 'href="javascript' not in html
+    assert "&lt;img src=x onerror=alert(1)&gt; [x](javascript:y) in its place." in html
+
+
+@pytest.mark.parametrize(
+    ("url", "unsafe"),
+    [
+        ("javascript:alert(1)", True),
+        (" JAVASCRIPT:alert(1)", True),
+        ("java\nscript:x", True),
+        ("&#106;avascript:x", True),
+        ("data:text/html,x", True),
+        ("vbscript:x", True),
+        ("https://valkey.io/", False),
+        ("id:review#top", False),
+        ("mailto:a@b.c", False),
+        ("../page/", False),
+        ("#anchor", False),
+    ],
+)
+def test_unsafe_schemes(url: str, unsafe: bool) -> None:
+    assert unsafe_url(url) is unsafe
+
+
+def test_plain_text_in_markdown_reads_as_itself() -> None:
+    md = markdown.Markdown(extensions=[SafeHtmlExtension()])
+    for text in ("<b>x</b> & [a](javascript:b) *c* `d`", "pipe | and # hash sweep_stalled_now"):
+        assert (
+            md.reset().convert(markdown_text(text))
+            == "<p>"
+            + (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+            + "</p>"
+        )
+    assert md.reset().convert(code_span("a ` b")) == "<p><code>a ` b</code></p>"
