@@ -224,6 +224,12 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from trafikist.core.preview import address_problem, parse_address
+
+    problem = address_problem(args.dev_addr)
+    if problem is not None:
+        print(f"ERROR    -  {problem}", file=sys.stderr)
+        return 1
     if args.engine == "mkdocs":
         return _mkdocs(
             "serve", "-f", str(args.config_file), "--dev-addr", args.dev_addr, *args.passed_on
@@ -231,8 +237,7 @@ def _serve(args: argparse.Namespace) -> int:
     from trafikist.core.project import read_project
     from trafikist.zensical_adapter.serve import serve
 
-    host, _, port = args.dev_addr.rpartition(":")
-    return serve(read_project(args.config_file), (host or "127.0.0.1", int(port)))
+    return serve(read_project(args.config_file), parse_address(args.dev_addr))
 
 
 def _mkdocs(command: str, *options: str) -> int:

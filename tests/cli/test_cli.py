@@ -116,3 +116,27 @@ def test_model_console_skips_a_line_past_its_bound(
         "(error) the line is longer than 1,000,000 characters; not sent.",
         "PONG",
     ]
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "zensical"])
+def test_serve_refuses_an_address_in_use_before_it_builds(
+    engine: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under either engine: one line with the fix, at once, no build and no traceback."""
+    import socket
+
+    monkeypatch.setattr(cli, "_mkdocs", lambda *args: pytest.fail("mkdocs serve started"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = cli.main(["serve", "--engine", engine, "--dev-addr", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == (
+        f"ERROR    -  127.0.0.1:{port} is in use: another preview (or another program) serves "
+        "there. Fix: stop it (Ctrl+C in its terminal), or pick a free port: scripts/serve "
+        "--dev-addr 127.0.0.1:8001 (or TRAFIKIST_ADDR).\n"
+    )
+    assert cli.main(["serve", "--dev-addr", "8000:x"]) == 1
+    assert "is not an address to serve on" in capsys.readouterr().err

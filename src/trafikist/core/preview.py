@@ -12,8 +12,10 @@ endpoint; the Zensical adapter's preview server answers it itself.
 
 from __future__ import annotations
 
+import errno
 import html
 import re
+import socket
 
 ERROR_TITLE = "The course does not build"
 ERROR_CLASS = "tk-build-error"
@@ -78,7 +80,7 @@ def error_html(message: str) -> str:
     items = "\n".join(f"<li><code>{html.escape(line, quote=False)}</code></li>" for line in lines)
     return (
         f'<div class="{ERROR_CLASS}" role="alert">\n'
-        f"<p><strong>{ERROR_TITLE}.</strong> {FIX_NOTE}</p>\n"
+        f"<p>{FIX_NOTE}</p>\n"
         f"<ul>\n{items}\n</ul>\n</div>\n"
     )
 
@@ -92,6 +94,8 @@ def with_error(page: str, message: str) -> str:
     """A page of the last good build, its content replaced by the message: the theme's look,
     navigation and scripts stay, and the message is the first thing on the page."""
     block = f'<h1 id="tk-build-error">{ERROR_TITLE}</h1>\n{error_html(message)}'
+    # The page's table of contents names sections the message replaced: it goes too.
+    page = re.sub(r"<body\b", "<body data-tk-build-error", page, count=1)
     match = ARTICLE.search(page)
     if match is None:
         return insert_after_body(page, block)
@@ -115,3 +119,36 @@ def insert_after_body(page: str, block: str) -> str:
     if match is None:
         return block + page
     return page[: match.end()] + "\n" + block + page[match.end() :]
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (or `:PORT`, or `PORT`) as the previews take it; ValueError otherwise."""
+    host, _, port = text.rpartition(":")
+    number = int(port)
+    if not 0 < number < 65536:
+        raise ValueError(text)
+    return host or "127.0.0.1", number
+
+
+def address_problem(text: str) -> str | None:
+    """Why the preview cannot serve on `text`, with the fix, or None: checked before the first
+    build, so an address in use does not end a minute's build with a traceback."""
+    fix = "pick a free port: scripts/serve --dev-addr 127.0.0.1:8001 (or TRAFIKIST_ADDR)."
+    try:
+        host, port = parse_address(text)
+    except ValueError:
+        return (
+            f"'{text}' is not an address to serve on. Fix: write it as HOST:PORT, as in "
+            "scripts/serve --dev-addr 127.0.0.1:8001."
+        )
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.bind((host.strip("[]"), port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return (
+                f"{host}:{port} is in use: another preview (or another program) serves there. "
+                f"Fix: stop it (Ctrl+C in its terminal), or {fix}"
+            )
+        return f"cannot serve on {text}: {error.strerror}. Fix: {fix}"
+    return None
