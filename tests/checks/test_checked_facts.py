@@ -115,8 +115,8 @@ CASES = [
         "a sentence about trafikey with no source",
         lambda p: edit(
             p / DIVE_01,
-            "No production caller opens such a connection today.",
-            "No production caller opens such a connection today. trafikey plans a timer.",
+            "No production caller opens such a connection today.\n\n",
+            "No production caller opens such a connection today. trafikey plans a timer.\n\n",
         ),
         r'an unsourced sentence about trafikey: "trafikey plans a timer\."',
         DIVE_01,

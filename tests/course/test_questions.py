@@ -6,11 +6,14 @@ holds the build's refusals."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
-from support.questions import CRASH, IDS, WIRE_6, project_with_questions
+from support import copy_project
+from support.authoring import MODULE_04
+from support.questions import CRASH, IDS, WIRE_6, add_questions, project_with_questions
 from trafikist.core.site import Site, load_site
 from trafikist.course.predicates import command_name
 from trafikist.course.questions import Question, live_query, outcome, page_questions, trace_of
@@ -187,3 +190,40 @@ def test_questions_in_order_are_the_run_blocks(asked) -> None:
     positions = [markdown.index(f'id="check-{qid}"') for qid in IDS]
     assert positions == sorted(positions)
     assert markdown.index('id="check-promote-wire-6"') < markdown.index("## The dives")
+
+
+DIVE_03_NAME = Path("dives/03-the-native-bus.md")
+KEEPS_RESTART = """\
+/// check | The reader stops after its third command. Is m1 parked?
+id: crash-keeps-restart
+run: worked example
+crash: reader after 3
+options:
+  - text: Yes.
+    right: true
+    expect: stream events:dead length 1 at end
+    why: It restarts and parks it.
+  - text: No.
+    expect: stream events:dead length 0 at end
+    why: It restarts.
+///
+"""
+
+
+def test_a_crash_keeps_the_scenarios_restart_unless_for_good(tmp_path) -> None:
+    """A question's crash keeps what its run does after a crash (the worked example's reader
+    restarts one second later); `for good` drops the restart, as its prompt then says."""
+    for_good = KEEPS_RESTART.replace("crash-keeps-restart", "crash-for-good").replace(
+        "crash: reader after 3\n", "crash: reader after 3 for good\n"
+    )
+    project = copy_project(tmp_path / "project")
+    add_questions(project, KEEPS_RESTART, for_good, page=MODULE_04 / DIVE_03_NAME)
+    site = load_site(project / "modules", base_dir=project, checks=False)
+    dive = next(page for page in site.pages() if page.id == "the-native-bus")
+    kept, dropped = page_questions(dive)[-2:]
+    assert kept.run.overrides == {"faults": [{"client": "reader", "after": 3, "restart": 1.0}]}
+    assert dropped.run.overrides == {"faults": [{"client": "reader", "after": 3}]}
+    restarts = [
+        [e["t"] for e in trace_of(q)["events"] if e["kind"] == "restart"] for q in (kept, dropped)
+    ]
+    assert restarts[0] and not restarts[1]

@@ -50,7 +50,7 @@ from trafikist.course.predicates import (
     parse,
     place_of,
 )
-from trafikist.course.runs import scenario_trace
+from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.sources import line_of_path, load_yaml_node
 from trafikist.course.structure import Kind, Page, scenario_file
 from trafikist.model.choices import CHOICE_IDS
@@ -66,7 +66,7 @@ RUN = re.compile(
     r"^(?:duty\s+(?P<duty>[a-z0-9-]+)|(?P<example>worked example)"
     r"|scenario\s+(?P<scenario>[a-z0-9-]+))$"
 )
-CRASH = re.compile(r"^(?P<client>[\w.:-]+)\s+after\s+(?P<after>\d+)$")
+CRASH = re.compile(r"^(?P<client>[\w.:-]+)\s+after\s+(?P<after>\d+)(?P<for_good>\s+for\s+good)?$")
 ASK = re.compile(
     r"^(?:count\s+(?P<count_client>[\w.:-]+)\s+sends\s+(?P<count_command>[\w.:@-]+)"
     r"|time\s+(?P<job>[\w.:-]+)\s+reaches\s+(?P<place>\w+)"
@@ -307,11 +307,11 @@ def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
     if match is None:
         raise _unreadable(page, at("run"), f"the question's run '{label}'", RUN_FIX)
     overrides: dict[str, Any] = dict(data.get("with") or {})
+    crash = None
     if "crash" in data:
-        crash = CRASH.match(str(data["crash"]).strip())
+        crash = CRASH.match(" ".join(str(data["crash"]).split()))
         if crash is None:
             raise _unreadable(page, at("crash"), f"the crash '{data['crash']}'", CRASH_FIX)
-        overrides["faults"] = [{"client": crash["client"], "after": int(crash["after"])}]
     scenario: Path | None = None
     duty_id = ""
     if match["duty"]:
@@ -326,11 +326,37 @@ def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
     elif module is not None:
         path = scenario_file(module, match["scenario"])
         scenario = path if path.is_file() else None
+    if crash is not None:
+        fault: dict[str, Any] = {"client": crash["client"], "after": int(crash["after"])}
+        restart = None if crash["for_good"] else _restart_of(scenario, crash["client"])
+        if restart is not None:
+            fault["restart"] = restart
+        overrides["faults"] = [fault]
     return RunSpec(label, scenario, overrides or None, duty_id, _known_runs(page))
 
 
+def _restart_of(scenario: Path | None, client: str) -> float | None:
+    """The restart delay the scenario gives `client` after a crash: a question's crash keeps
+    what the run does after one, unless it says `for good`."""
+    if scenario is None:
+        return None
+    try:
+        faults = load_scenario(scenario).get("faults") or []
+    except CourseError:
+        return None  # the run names the scenario's problem
+    for entry in faults if isinstance(faults, list) else []:
+        if isinstance(entry, dict) and entry.get("client") == client:
+            restart = entry.get("restart")
+            if isinstance(restart, int | float) and not isinstance(restart, bool):
+                return float(restart)
+    return None
+
+
 RUN_FIX = "Write `run: duty ID`, `run: worked example` or `run: scenario NAME`."
-CRASH_FIX = "Write `crash: CLIENT after N` (the client stops after its Nth command)."
+CRASH_FIX = (
+    "Write `crash: CLIENT after N` (the client stops after its Nth command, and restarts as "
+    "the scenario's own fault for it does) or `crash: CLIENT after N for good`."
+)
 
 
 def _unreadable(page: Page, line: int, what: str, fix: str) -> CourseError:

@@ -210,7 +210,8 @@ MODEL_CHOICES: tuple[Choice, ...] = (
         "rtt",
         "A command reaches the server when its client sends it, and the reply reaches the "
         "client one virtual millisecond after the server served it; a pipeline's commands reach "
-        "the server together.",
+        "the server together, and a client that stops part-way through one has sent only the "
+        "commands before the stop.",
     ),
     Choice(
         "work",
