@@ -114,5 +114,5 @@ def test_the_harness_restores_each_file(harness: Harness) -> None:
     before, stat = path.read_bytes(), path.stat()
     outcome = harness.run(Mutation(MODULE, "insert bytes", "a NUL", b"\x00" + before, ("",)))
     assert outcome.kind == "caught"
-    assert outcome.message.startswith(f"{MODULE}:1: has no front matter.")
+    assert outcome.message.startswith(f"{MODULE}:1: this line holds a NUL character")
     assert path.read_bytes() == before and path.stat().st_mtime_ns == stat.st_mtime_ns

@@ -583,7 +583,7 @@ def test_an_invisible_character_in_a_page(project: Path, inserted: str, what: st
     assert_fails_with(
         project,
         f"{DIVE_01}:{line}: this line holds {what}, invisible, at column 7. Fix: Delete it: a "
-        "page is plain UTF-8 text.",
+        "source of the course is plain UTF-8 text.",
     )
 
 
@@ -594,7 +594,7 @@ def test_a_byte_order_mark_in_front_matter(project: Path) -> None:
     assert_fails_with(
         project,
         f"{MODULE}:{line}: this line holds a byte-order mark (U+FEFF), invisible, at column 7. "
-        "Fix: Delete it: YAML of the course is plain UTF-8 text.",
+        "Fix: Delete it: a source of the course is plain UTF-8 text.",
     )
 
 
@@ -615,8 +615,9 @@ def test_a_control_character_in_yaml_is_named_at_its_line(project: Path) -> None
     line = edit(project / DUTIES, "    kind: time\n", "    kind: ti\x07me\n")
     assert_fails_with(
         project,
-        f"{DUTIES}:{line}: malformed YAML: the character U+0007 is not allowed in YAML. "
-        'Fix: Delete it, or write it as an escape in a double-quoted string ("\\u0007").',
+        f"{DUTIES}:{line}: this line holds an invisible character, U+0007, at column 13: the "
+        "reader sees 'time', and every check reads another word. Fix: Delete it: a source of "
+        "the course is plain UTF-8 text.",
     )
 
 

@@ -252,3 +252,93 @@ def test_plain_text_in_markdown_reads_as_itself() -> None:
             + "</p>"
         )
     assert md.reset().convert(code_span("a ` b")) == "<p><code>a ` b</code></p>"
+
+
+# -- invisible and look-alike characters ---------------------------------------------------------
+
+TIMER = "trafikey arms a timer that fires every 100 ms inside the server."
+DELETE_IT = "Fix: Delete it: a source of the course is plain UTF-8 text."
+LATIN_AGAIN = "Fix: Type the word again in Latin letters."
+
+
+def test_a_soft_hyphen_hides_a_sentence_from_its_checks(project: Path) -> None:
+    """The issue's sentence: with a soft hyphen in the name it was published; without it, it is
+    refused as an unchecked fact. Both are refused now, the first at its character."""
+    hidden = TIMER.replace("trafikey", "traf\u00adikey")
+    line = edit(project / DIVE_01, SECTION, f"{hidden}\n\n{SECTION}")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: this line holds an invisible character, U+00AD SOFT HYPHEN, at "
+        "column 5: the reader sees 'trafikey', and every check reads another word. "
+        f"{DELETE_IT}",
+    )
+    edit(project / DIVE_01, hidden, TIMER)
+    message = core_build(project)
+    assert message is not None and message.startswith(f"{DIVE_01}:{line}: "), message
+    assert "100" in message and "seed" in message, message
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "expected"),
+    [
+        (DIVE_01, SECTION, f"{TIMER.replace('ik', 'i\u200dk')}\n\n{SECTION}",
+         "this line holds an invisible character, U+200D ZERO WIDTH JOINER, at column 6: the "
+         f"reader sees 'trafikey', and every check reads another word. {DELETE_IT}"),
+        (DIVE_01, SECTION, f"{TIMER.replace('every 100', 'every \u202e001\u202c')}\n\n{SECTION}",
+         "this line holds an invisible character, U+202E RIGHT-TO-LEFT OVERRIDE, at column 40: "
+         f"the reader sees '001' in another order than every check reads it. {DELETE_IT}"),
+        (DIVE_01, SECTION, f"{TIMER.replace('trafikey', 'tr\u0430fikey')}\n\n{SECTION}",
+         "the word 'tr\u0430fikey' mixes Latin and Cyrillic letters: '\u0430' (U+0430 CYRILLIC "
+         "SMALL LETTER A, at column 3) looks Latin and is another letter to every check. "
+         f"{LATIN_AGAIN}"),
+        (DIVE_01, SECTION, f"{TIMER.replace('trafikey', '\uff54rafikey')}\n\n{SECTION}",
+         "'\uff54' (U+FF54 FULLWIDTH LATIN SMALL LETTER T) at column 1 looks like 't' and is "
+         "another character to every check. Fix: Type 't' instead."),
+        (DIVE_01, SECTION, f"{TIMER.replace('trafikey', 'tr\u00e1fikey')}\n\n{SECTION}",
+         "the word 'tr\u00e1fikey' at column 1 is 'trafikey' with accents: the checks that look "
+         "for that name would not see it. Fix: Write the name without accents, as the course "
+         "spells it."),
+        # A title (front matter), an id, a question's option (YAML in a block).
+        (DIVE_01, 'title: "Who moves time today"', 'title: "Who m\u043eves time today"',
+         "the word 'm\u043eves' mixes Latin and Cyrillic letters: '\u043e' (U+043E CYRILLIC "
+         f"SMALL LETTER O, at column 14) looks Latin and is another letter to every check. "
+         f"{LATIN_AGAIN}"),
+        (MODULE, "id: where-is-a-due-job", "id: where-is-a\u200b-due-job",
+         "this line holds an invisible character, U+200B ZERO WIDTH SPACE, at column 15: the "
+         f"reader sees 'where-is-a-due-job', and every check reads another word. {DELETE_IT}"),
+        (MODULE, OPTION, "  - text: Still in \u0455chedule.\n",
+         "the word '\u0455chedule' mixes Latin and Cyrillic letters: '\u0455' (U+0455 CYRILLIC "
+         "SMALL LETTER DZE, at column 20) looks Latin and is another letter to every check. "
+         f"{LATIN_AGAIN}"),
+        (DUTIES, "    between_calls: >-\n", "    between_calls: >-\n      \u0440\u043e\u0440\n",
+         "the word '\u0440\u043e\u0440' at column 7 is written in Cyrillic letters that all "
+         "look Latin: it reads as a Latin word, and is another word to every check. "
+         f"{LATIN_AGAIN}"),
+    ],
+    ids=[
+        "a zero-width joiner in a name",
+        "a bidi override turning a number",
+        "a Cyrillic letter in a name",
+        "a fullwidth letter",
+        "an accent on a name the checks look for",
+        "a Cyrillic letter in a title",
+        "a zero-width space in an id",
+        "a Cyrillic letter in a question's option",
+        "a Cyrillic word that looks Latin in a duty's row",
+    ],
+)  # fmt: skip
+def test_invisible_and_look_alike_characters(
+    project: Path, file: Path, old: str, new: str, expected: str
+) -> None:
+    """Each was published, unseen by the checks that read the word it hides in."""
+    edit(project / file, old, new)
+    at = next(line for line in new.splitlines() if not line.isascii())
+    line = line_of(project / file, at)
+    assert_fails_with(project, f"{file}:{line}: {expected}")
+
+
+def test_a_decomposed_accent_is_one_character(project: Path) -> None:
+    """NFC: `e` and a combining acute are read as `é`, the same as the author's other keyboard:
+    a word with an accent that no check looks for builds."""
+    edit(project / DIVE_01, SECTION, f"A cafe\u0301 is not a queue.\n\n{SECTION}")
+    assert core_build(project) is None

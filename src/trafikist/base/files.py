@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from trafikist.base.characters import first_suspect, line_index, normalized
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import note_reading
 
@@ -45,8 +46,10 @@ def read_text_bounded(path: Path) -> str:
 
 def read_source_text(path: Path) -> str:
     """A source's text; UTF-8, a byte-order mark at its start dropped (an editor's, not the
-    author's). CourseError naming the file (and the line of a bad byte) when it cannot be read
-    as text: missing, a link to itself, a folder, larger than MAX_SOURCE_BYTES, not UTF-8. The
+    author's), normalised (NFC) as every check reads it. CourseError naming the file (and the
+    line of a bad byte) when it cannot be read as text: missing, a link to itself, a folder,
+    larger than MAX_SOURCE_BYTES, not UTF-8; and at its line, an invisible character, a
+    look-alike letter or a word that mixes scripts (trafikist.base.characters). The
     build guard names it from here on, whatever goes wrong while it is read
     (trafikist.base.reading)."""
     note_reading(path)
@@ -71,6 +74,11 @@ def read_source_text(path: Path) -> str:
             f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start}).",
             "Save the file as UTF-8.",
         ) from None
+    text = normalized(text)
+    suspect = first_suspect(text)
+    if suspect is not None:
+        line = line_index(text, suspect.offset) + 1
+        raise CourseError.at(path, line, suspect.what, suspect.fix)
     return text
 
 

@@ -25,6 +25,7 @@ import difflib
 import re
 from pathlib import Path
 
+from trafikist.base.characters import first_suspect, line_index
 from trafikist.base.errors import CourseError, Problem
 from trafikist.course import questions, syntax
 from trafikist.course.loader import strings_in
@@ -205,25 +206,16 @@ def _block_problems(page: Page) -> list[Problem]:
 
 
 def _invisible(page: Page) -> list[Problem]:
-    """A NUL (a broken or binary file; the page would carry it) or a byte-order mark past the
-    file's start (two files joined), which hides the syntax of its line: `\ufeff## A heading`
-    is no heading."""
+    """An invisible character, a look-alike letter or a word that mixes scripts
+    (trafikist.base.characters): a byte-order mark past the file's start hides the syntax of
+    its line (`\ufeff## A heading` is no heading), a soft hyphen makes another word of the one
+    the reader sees. A page's file is checked as it is read; a page made another way here."""
     assert page.source is not None
-    problems = []
-    for character, what in (("\x00", "a NUL character"), ("\ufeff", "a byte-order mark")):
-        at = page.body.find(character)
-        if at != -1:
-            column = at - page.body.rfind("\n", 0, at)
-            problems.append(
-                Problem(
-                    page.source,
-                    page.body_line + page.body.count("\n", 0, at),
-                    f"this line holds {what} (U+{ord(character):04X}), invisible, at column "
-                    f"{column}.",
-                    "Delete it: a page is plain UTF-8 text.",
-                )
-            )
-    return problems
+    suspect = first_suspect(page.body)
+    if suspect is None:
+        return []
+    line = page.body_line + line_index(page.body, suspect.offset)
+    return [Problem(page.source, line, suspect.what, suspect.fix)]
 
 
 def _opens_a_fence(text: str, fence: str) -> bool:

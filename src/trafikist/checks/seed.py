@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trafikist.base.characters import normalized
 from trafikist.base.errors import CourseError
 from trafikist.base.files import read_text_bounded
 
@@ -19,8 +20,9 @@ _SPACES = re.compile(r"\s+")
 
 
 def normalize(text: str) -> str:
-    """Text as the seed is compared: no code marks, one kind of apostrophe, single spaces."""
-    text = text.replace("`", "").replace("’", "'")
+    """Text as the seed is compared: NFC (as the sources are read), no code marks, one kind of
+    apostrophe, single spaces."""
+    text = normalized(text).replace("`", "").replace("’", "'")
     return _SPACES.sub(" ", text).strip()
 
 

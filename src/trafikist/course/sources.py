@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from trafikist.base.characters import first_suspect, line_index
 from trafikist.base.errors import CourseError
 from trafikist.base.files import read_source_text
 
@@ -150,19 +151,15 @@ def load_yaml_node(text: str, path: Path, first_line: int = 1) -> tuple[Any, yam
 
 
 def _check_invisible(text: str, path: Path, first_line: int) -> None:
-    """A byte-order mark past the file's start (two files joined, an editor's slip) is valid
-    YAML and invisible: in a key it makes another key, in a value it reaches the page. A NUL
-    YAML refuses anyway; named the same way, at its line."""
-    for character, what in (("\ufeff", "a byte-order mark"), ("\x00", "a NUL character")):
-        at = text.find(character)
-        if at != -1:
-            raise CourseError.at(
-                path,
-                first_line + text.count("\n", 0, at),
-                f"this line holds {what} (U+{ord(character):04X}), invisible, at column "
-                f"{at - text.rfind(chr(10), 0, at)}.",
-                "Delete it: YAML of the course is plain UTF-8 text.",
-            )
+    """An invisible character, a look-alike letter or a word that mixes scripts
+    (trafikist.base.characters), at its line: a byte-order mark past the file's start is valid
+    YAML and invisible, and in a key it makes another key; a soft hyphen in a value is another
+    word to every check. The file's text was checked as it was read; YAML from elsewhere (a
+    question's body, a test's text) is checked here."""
+    suspect = first_suspect(text)
+    if suspect is not None:
+        line = first_line + line_index(text, suspect.offset)
+        raise CourseError.at(path, line, suspect.what, suspect.fix)
 
 
 # Deeper than this, a value is a slip (or an attack), not a course's data.
