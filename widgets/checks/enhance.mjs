@@ -57,6 +57,12 @@ function enhance(section) {
   }
   const check = make("button", { type: "button", class: "md-button md-button--primary" }, "Check");
   check.addEventListener("click", () => grader().then((module) => module.grade(section)));
+  // Enter in a number answer checks it, as Enter in a form's field submits it.
+  form.querySelector(".tk-check__value")?.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    check.click();
+  });
   form.append(sure, make("p", {}, check), make("div", { class: "tk-check__feedback", "aria-live": "polite" }));
   section.querySelector(".tk-check__answer").hidden = true; // the feedback says it, after Check
   for (const type of ["pointerdown", "focusin"]) {
