@@ -13,6 +13,8 @@ import pytest
 from support import MODULE_04, article, serve, soup
 
 HOME = "index.html"
+# The last page of the reading order that is written: no written lesson follows it.
+LAST_WRITTEN_LESSON = f"{MODULE_04.rsplit('/', 1)[0]}/03-the-native-bus/index.html"
 PLANNED_HEADING = "Not written yet"
 
 
@@ -89,7 +91,8 @@ def footer_next(site: Path, page: str) -> str | None:
 def test_no_next_leads_into_a_stub_while_a_written_page_remains(built_site: Path) -> None:
     """The footer's "Next", followed from the home page, meets every written page before any
     planned one; and every "Next" of a written page's content (its "Up next", a dive's next)
-    leads to a written page."""
+    leads to a written page while the reading order holds one after it. The last written
+    lesson's "Next" is the next lesson, and says that it is planned."""
     order = [HOME]
     while (following := footer_next(built_site, order[-1])) is not None:
         assert following not in order
@@ -103,7 +106,11 @@ def test_no_next_leads_into_a_stub_while_a_written_page_remains(built_site: Path
             continue
         for link in article(soup(built_site / page)).select('a[rel="next"]'):
             target = target_file(built_site, page, link["href"])
-            assert written(built_site, target), f"{page}: 'next' leads to {target}"
+            if written(built_site, target):
+                continue
+            assert page == LAST_WRITTEN_LESSON, f"{page}: 'next' leads to {target}"
+            badge = link.find_next_sibling("span")
+            assert badge is not None and "tk-badge--planned" in badge["class"], page
 
 
 def test_home_lists_written_modules_first(built_site: Path) -> None:

@@ -203,13 +203,16 @@ class Course:
 
     def neighbours(self, page: Page) -> tuple[Page | None, Page | None]:
         """The previous page in reading order (the lesson this one assumes, written or not), and
-        the next written one: a "Next" never leads a reader into a page that is not written."""
+        the next written one: a "Next" never leads a reader into a page that is not written
+        while a written one remains. After the last written page, it is the next lesson in
+        reading order, which its badge marks as planned (the seed's own pointer onwards)."""
         order = self.reading_order
         if page not in order:
             return None, None
         index = order.index(page)
         previous = order[index - 1] if index > 0 else None
-        following = next((later for later in order[index + 1 :] if later.written), None)
+        later = order[index + 1 :]
+        following = next((step for step in later if step.written), later[0] if later else None)
         return previous, following
 
     def listings(self) -> tuple[list[BookListing], list[BookListing]]:
