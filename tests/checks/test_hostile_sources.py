@@ -17,12 +17,15 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from support import copy_project, edit, line_of
+from support import copy_project, edit, line_of, markdown_extensions
 from support.authoring import DIVE_01, DUTIES, MODULE
 from support.building import core_build
 from trafikist.course.loader import load_course
 from trafikist.course.markup import SafeHtmlExtension, code_span, markdown_text, unsafe_url
+from trafikist.course.questions import blocks as questions_blocks
+from trafikist.course.questions import page_questions
 from trafikist.course.render import Renderer
+from trafikist.course.review import module_questions
 from trafikist.registry.valkey import ValkeyCommand, ValkeyTable
 
 ONE_LINE = re.compile(r"^[\w./-]+(?::\d+)?: [^\n]+[.?!] Fix: [^\n]+$")
@@ -342,3 +345,97 @@ def test_a_decomposed_accent_is_one_character(project: Path) -> None:
     a word with an accent that no check looks for builds."""
     edit(project / DIVE_01, SECTION, f"A cafe\u0301 is not a queue.\n\n{SECTION}")
     assert core_build(project) is None
+
+
+# -- syntax inside a code fence is literal; near-miss openers --------------------------------------
+
+FENCED_EXAMPLE = (
+    "A question, as an author writes it:\n\n"
+    "````markdown\n"
+    "## Not a section\n\n"
+    "/// check | What is two?\n"
+    "kind: number\n"
+    "answer: 2\n"
+    "///\n\n"
+    "/// dive-cards\n"
+    "///\n"
+    "````\n\n"
+    "Text after the example.\n"
+)
+
+
+def test_a_question_inside_a_fence_is_the_author_s_example() -> None:
+    """It was parsed and replaced (the code block showed the question's HTML) and counted in
+    the progress and on the review page; a `## ` inside it split the page's lede, and a
+    generated block inside it was filled in."""
+    extensions, options = markdown_extensions()
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "modules"
+        (root / "01-one").mkdir(parents=True)
+        (root / "course.yml").write_text(COURSE_YML, encoding="utf-8")
+        (root / "01-one" / "module.md").write_text(
+            "---\nid: one\ntitle: One\nsummary: S\nstatus: built\n---\n" + FENCED_EXAMPLE,
+            "utf-8",
+        )
+        course = load_course(root)
+        page = course.pages["one"]
+        assert page_questions(page) == [] and module_questions(page) == []
+        renderer = Renderer(course)
+        html = markdown.Markdown(extensions=extensions, extension_configs=options).convert(
+            renderer.page_markdown(page)
+        )
+    soup = BeautifulSoup(html, "html.parser")
+    codes = [code.get_text() for code in soup.find_all("code")]
+    assert [code for code in codes if "/// check | What is two?\nkind: number" in code], html
+    assert "## Not a section\n" in codes[0] and "/// dive-cards\n///" in codes[0], codes
+    assert not soup.select(".tk-check, .tk-cards, h2"), html
+    lede = soup.select_one(".tk-lede")
+    assert lede is not None and "Text after the example." in lede.get_text(), html
+
+
+def test_the_checks_read_no_block_inside_a_fence(project: Path) -> None:
+    edit(project / DIVE_01, SECTION, f"{FENCED_EXAMPLE}\n{SECTION}")
+    assert core_build(project) is None
+
+
+@pytest.mark.parametrize(
+    ("opener", "expected"),
+    [
+        ("//// check | What is two?",
+         "'//// check | What is two?' is almost a question's opener: a question opens with "
+         "exactly '/// check' at the line's start, so this one would print as text, its answer "
+         "included, and no check would read it. Fix: Write '/// check | …' with three slashes, "
+         'not indented (docs/authoring.md, "The blocks").'),
+        ("  /// check | What is two?",
+         "'  /// check | What is two?' is almost a question's opener: a question opens with "
+         "exactly '/// check' at the line's start, so this one would print as text, its answer "
+         "included, and no check would read it. Fix: Write '/// check | …' with three slashes, "
+         'not indented (docs/authoring.md, "The blocks").'),
+        ("// check | What is two?",
+         "'// check | What is two?' is almost a block's opener: with two slashes it would print "
+         "as text, and no check would read the block. Fix: Open the block with three slashes: "
+         "'/// check' (docs/authoring.md, \"The blocks\")."),
+        ("/ takeaway",
+         "'/ takeaway' is almost a block's opener: with one slash it would print as text, and no "
+         "check would read the block. Fix: Open the block with three slashes: '/// takeaway' "
+         '(docs/authoring.md, "The blocks").'),
+    ],
+    ids=["four slashes", "indented", "two slashes", "one slash"],
+)  # fmt: skip
+def test_a_near_miss_opener_is_named_at_its_line(project: Path, opener: str, expected: str) -> None:
+    """Each rendered its YAML as prose (`right: true` included), and no check read it."""
+    block = f"{opener}\nkind: number\nanswer: 2\nwhy: Two.\n///\n\n"
+    line = edit(project / DIVE_01, SECTION, f"{block}{SECTION}")
+    assert_fails_with(project, f"{DIVE_01}:{line}: {expected}")
+
+
+def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
+    project: Path,
+) -> None:
+    """A `  ////` line inside a question is its YAML's, for both: the checker used to end the
+    question there (and refuse its closing `///` as closing nothing), the reader at the `///`."""
+    edit(project / MODULE, "why: >-\n  The beat comes", "why: >-\n  ////\n  The beat comes")
+    assert core_build(project) is None
+    body = "/// check | Q?\nkind: number\nwhy: |\n  ////\nanswer: 2\n///\nAfter.\n"
+    [(start, prompt, yaml_body, _)] = questions_blocks(body)
+    assert (start, prompt) == (0, "Q?") and yaml_body.endswith("answer: 2")

@@ -33,7 +33,15 @@ from trafikist.course.markdown import blocks as markdown_blocks
 from trafikist.course.render import GENERATED
 from trafikist.course.sources import load_yaml_node
 from trafikist.course.structure import Duty, Page
-from trafikist.course.syntax import BLOCK_CLOSE, BLOCK_OPEN, FENCE_OPEN
+from trafikist.course.syntax import (
+    BLOCK_CLOSE,
+    BLOCK_OPEN,
+    FENCE_OPEN,
+    QUESTION_BLOCK,
+    QUESTION_CLOSE,
+    QUESTION_OPEN,
+    comment_left_open,
+)
 
 # The blocks an author writes: the engine's (course.markdown.blocks), a question, and the
 # generated ones (course.render), each listed once where it is made.
@@ -47,6 +55,8 @@ GUIDE = 'docs/authoring.md, "The blocks"'
 # A heading of a section (levels 1 to 3) never stands inside a block; a pattern block's own
 # parts are level 4.
 SECTION_HEADING = re.compile(r"^#{1,3}\s+\S.*")
+# One or two slashes before a block's name: a slip for `/// NAME`.
+NEAR_OPEN = re.compile(r"^\s*(?P<slashes>/{1,2})\s*(?P<name>[\w-]+)\s*(?:\|.*)?$")
 
 
 def check_blocks(page: Page) -> list[Problem]:
@@ -104,12 +114,16 @@ def _block_problems(page: Page) -> list[Problem]:
             fence_line = line
             index += 1
             continue
-        comment_line, nested = _comment_left_open(text, line)
-        if nested:
+        left_open = comment_left_open(text)
+        comment_line = line if left_open else None
+        if left_open is None:
             problems.append(_comment_not_closed(page, line, line))
-            comment_line = None
             break
         block = BLOCK_OPEN.match(text)
+        near_miss = _near_miss(page, text, line, block)
+        if near_miss is not None:
+            problems.append(near_miss)
+            break
         if block:
             name = block["name"]
             if name not in KNOWN_BLOCKS:
@@ -130,7 +144,8 @@ def _block_problems(page: Page) -> list[Problem]:
             if name == questions.BLOCK:
                 # A question's body is YAML up to its closing line.
                 end = next(
-                    (i for i in range(index + 1, len(lines)) if BLOCK_CLOSE.match(lines[i])), None
+                    (i for i in range(index + 1, len(lines)) if QUESTION_CLOSE.match(lines[i])),
+                    None,
                 )
                 if end is None:
                     problems.append(_never_closed(page, name, line))
@@ -338,18 +353,34 @@ def _unwrap_draft(text: str) -> str:
     return text
 
 
-def _comment_left_open(text: str, line: int) -> tuple[int | None, bool]:
-    """The line of a `<!--` that the line does not close, outside code spans; and whether a
-    comment on the line holds another `<!--` before its `-->`."""
-    text = re.sub(r"(`+).*?\1", "", text)
-    while "<!--" in text:
-        after = text.split("<!--", 1)[1]
-        if "-->" not in after:
-            return line, False
-        inside, text = after.split("-->", 1)
-        if "<!--" in inside:
-            return None, True
-    return None, False
+def _near_miss(page: Page, text: str, line: int, block: re.Match[str] | None) -> Problem | None:
+    """A line that is almost a block's opener: the engine would print it, and the YAML or
+    prose under it, as text (a question's `right: true` included), and no check would read
+    it. A question opens with exactly `/// check` at the line's start; any block with three
+    slashes or more."""
+    assert page.source is not None
+    if block is not None:
+        if block["name"] != QUESTION_BLOCK or QUESTION_OPEN.match(text):
+            return None
+        return Problem(
+            page.source,
+            line,
+            f"'{text.rstrip()[:60]}' is almost a question's opener: a question opens with "
+            "exactly '/// check' at the line's start, so this one would print as text, its "
+            "answer included, and no check would read it.",
+            f"Write '/// check | …' with three slashes, not indented ({GUIDE}).",
+        )
+    near = NEAR_OPEN.match(text)
+    if near is None or near["name"] not in KNOWN_BLOCKS:
+        return None
+    return Problem(
+        page.source,
+        line,
+        f"'{text.rstrip()[:60]}' is almost a block's opener: with "
+        f"{'one slash' if len(near['slashes']) == 1 else 'two slashes'} it would print as text, "
+        "and no check would read the block.",
+        f"Open the block with three slashes: '/// {near['name']}' ({GUIDE}).",
+    )
 
 
 def _comment_not_closed(page: Page, line: int, next_line: int) -> Problem:

@@ -53,14 +53,13 @@ from trafikist.course.predicates import (
 from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.sources import line_of_path, load_yaml_node
 from trafikist.course.structure import Kind, Page, scenario_file
+from trafikist.course.syntax import QUESTION_BLOCK, QUESTION_OPEN, regions
 from trafikist.model.choices import CHOICE_IDS
 from trafikist.model.trace import Reply, Trace, jobs_in
 from trafikist.model_view.controls import shared_query
 from trafikist.model_view.draw import render_result_html
 
-BLOCK = "check"  # `/// check | PROMPT`: its body is the question's YAML
-OPEN = re.compile(rf"^///\s*{BLOCK}\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
-CLOSE = re.compile(r"^///\s*$")
+BLOCK = QUESTION_BLOCK  # `/// check | PROMPT`: its body is the question's YAML
 KINDS = ("choice", "number", "order")
 RUN = re.compile(
     r"^(?:duty\s+(?P<duty>[a-z0-9-]+)|(?P<example>worked example)"
@@ -207,22 +206,25 @@ def page_questions(page: Page) -> list[Question]:
 
 
 def blocks(body: str) -> list[tuple[int, str, str, int]]:
-    """(line index of `/// check`, the prompt, the YAML body, the body's first line index)."""
+    """(line index of `/// check`, the prompt, the YAML body, the body's first line index), of
+    the questions `course.syntax.regions` finds: none inside fenced code or a comment, each
+    ending where the page-syntax check ends it."""
     lines = body.split("\n")
     found = []
-    index = 0
-    while index < len(lines):
-        match = OPEN.match(lines[index])
-        if match is None:
-            index += 1
+    for region in regions(lines):
+        if region.kind != "question":
             continue
-        end = next((i for i in range(index + 1, len(lines)) if CLOSE.match(lines[i])), None)
-        if end is None:
-            end = len(lines)  # an unclosed block: the checks name it
+        match = QUESTION_OPEN.match(lines[region.start])
+        assert match is not None, "a question region opens with its block"
+        end = region.end if region.closed else len(lines)  # an unclosed block: the checks name it
         found.append(
-            (index, (match["prompt"] or "").strip(), "\n".join(lines[index + 1 : end]), index + 1)
+            (
+                region.start,
+                (match["prompt"] or "").strip(),
+                "\n".join(lines[region.start + 1 : end]),
+                region.start + 1,
+            )
         )
-        index = end + 1
     return found
 
 

@@ -48,6 +48,7 @@ from trafikist.course.structure import (
     Status,
     relative_link,
 )
+from trafikist.course.syntax import mask_fences, unmask_fences
 from trafikist.registry.valkey import ValkeyTable
 
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
@@ -151,7 +152,10 @@ class Renderer:
             return front + self._render(
                 "planned.md.j2", page=page, backlinks=self.backlinks(page), body=body
             )
-        body = VALKEY_REFERENCE.sub(self._deprecation, page.body)
+        # A fence's lines are the author's literal text: no block, heading or reference in one
+        # is filled in (put back once the page is whole).
+        body, fences = mask_fences(page.body)
+        body = VALKEY_REFERENCE.sub(self._deprecation, body)
         if "/// check" in body:
             asked = page_questions(page)
             body = replace_blocks(body, lambda number: self.question_html(asked[number]))
@@ -173,7 +177,7 @@ class Renderer:
             parts.append(
                 self._render("dive_nav.html.j2", page=page, previous=previous, next=following)
             )
-        return "\n".join(part for part in parts if part)
+        return unmask_fences("\n".join(part for part in parts if part), fences)
 
     def question_html(self, question: Question, on_review: bool = False) -> markupsafe.Markup:
         """A question of "Check yourself", as the reader meets it (check.html.j2); `on_review`,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from trafikist.base.memo import BoundedCache
@@ -68,6 +68,12 @@ FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)
 BLOCK_OPEN = re.compile(r"^\s*(?P<slashes>/{3,})\s*(?P<name>[\w-]+)\s*(?:\|\s*(?P<arg>.*))?$")
 BLOCK_CLOSE = re.compile(r"^\s*(?P<slashes>/{3,})\s*$")
 OPTION = re.compile(r"^\s{4,}(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
+# A question (trafikist.course.questions) opens with exactly `/// check` at a line's start and
+# closes with exactly `///`: its body is YAML. `//// check`, an indented `/// check` or
+# `// check` is no question (the page-syntax check refuses them as near misses).
+QUESTION_BLOCK = "check"
+QUESTION_OPEN = re.compile(rf"^///\s*{QUESTION_BLOCK}\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
+QUESTION_CLOSE = re.compile(r"^///\s*$")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 MODELS_OWN = re.compile(r"model['’]s own", re.IGNORECASE)
 
@@ -165,9 +171,9 @@ def _scan(body: str) -> Scanned:
             index += 1
             continue
         block = BLOCK_OPEN.match(stripped)
-        if block and block["name"] == "check":
+        if block and QUESTION_OPEN.match(stripped):
             # A question's body is YAML (trafikist.course.questions reads it): not prose.
-            end = next((i for i in range(index + 1, len(lines)) if BLOCK_CLOSE.match(
+            end = next((i for i in range(index + 1, len(lines)) if QUESTION_CLOSE.match(
                 lines[i].rstrip("\r\n"))), len(lines) - 1)  # fmt: skip
             prose_lines += [blank(text) for text in lines[index : end + 1]]
             index = end + 1
@@ -203,6 +209,101 @@ def _scan(body: str) -> Scanned:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line))
     return Scanned(prose=prose, fences=fences, excerpts=excerpts, line_starts=starts)
+
+
+@dataclass(frozen=True)
+class Region:
+    """Lines of a page that are not prose: fenced code (its fence lines included), a question
+    (its `/// check` and `///` lines included), a comment that spans lines."""
+
+    kind: str  # "fence", "question" or "comment"
+    start: int  # 0-based index of its first line
+    end: int  # index of its last line (the page's last when it is never closed)
+    closed: bool
+
+
+def fence_closes(line: str, fence: str) -> bool:
+    """Whether `line` closes a fence opened with `fence` (at least as many of its character,
+    nothing else)."""
+    stripped = line.strip()
+    return stripped.startswith(fence) and set(stripped) <= {fence[0]}
+
+
+def regions(lines: list[str]) -> list[Region]:
+    """The fenced code, questions and multi-line comments of a page's lines, in order, as the
+    page-syntax check, the question reader and the renderer all read them: inside a fence
+    everything is literal (a `/// check` there is the author's example, no question), inside a
+    question everything is YAML, inside a comment nothing shows."""
+    found: list[Region] = []
+    index = 0
+    while index < len(lines):
+        text = lines[index]
+        kind, closes = _region_at(text)
+        if not kind:
+            index += 1
+            continue
+        end = next((i for i in range(index + 1, len(lines)) if closes(lines[i])), None)
+        found.append(Region(kind, index, len(lines) - 1 if end is None else end, end is not None))
+        index = found[-1].end + 1
+    return found
+
+
+def _region_at(text: str) -> tuple[str, Callable[[str], object]]:
+    """The kind of region a line opens ("" for none) and what tells the line that ends it."""
+    opening = FENCE_OPEN.match(text)
+    if opening:
+        fence = opening["fence"]
+        return "fence", lambda line: fence_closes(line, fence)
+    if QUESTION_OPEN.match(text):
+        return "question", QUESTION_CLOSE.match
+    if comment_left_open(text):
+        return "comment", lambda line: "-->" in line
+    return "", bool
+
+
+def comment_left_open(text: str) -> bool | None:
+    """Whether the line opens an HTML comment it does not close (outside code spans): True;
+    None when a comment on the line holds another `<!--` before its `-->`; False otherwise."""
+    text = re.sub(r"(`+).*?\1", "", text)
+    while "<!--" in text:
+        after = text.split("<!--", 1)[1]
+        if "-->" not in after:
+            return True
+        inside, text = after.split("-->", 1)
+        if "<!--" in inside:
+            return None
+    return False
+
+
+_FENCE_TOKEN = re.compile(r"^\x00fence (?P<number>\d+)\x00$", re.M)
+
+
+def mask_fences(body: str) -> tuple[str, list[str]]:
+    """The body with each fenced code block (outside questions) replaced by one line no
+    pattern of the renderer matches, and the blocks, to put back with `unmask_fences`: what a
+    fence holds is the author's literal text, never a block, a heading or a reference to fill."""
+    lines = body.split("\n")
+    fences: list[str] = []
+    out: list[str] = []
+    position = 0
+    for region in regions(lines):
+        if region.kind != "fence":
+            continue
+        out += lines[position : region.start]
+        out.append(f"\x00fence {len(fences)}\x00")
+        fences.append("\n".join(lines[region.start : region.end + 1]))
+        position = region.end + 1
+    if not fences:
+        return body, []
+    out += lines[position:]
+    return "\n".join(out), fences
+
+
+def unmask_fences(text: str, fences: list[str]) -> str:
+    """`text` with the fences `mask_fences` took out put back."""
+    if not fences:
+        return text
+    return _FENCE_TOKEN.sub(lambda match: fences[int(match["number"])], text)
 
 
 def blank(text: str) -> str:
