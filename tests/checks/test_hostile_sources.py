@@ -347,7 +347,7 @@ def test_a_decomposed_accent_is_one_character(project: Path) -> None:
     assert core_build(project) is None
 
 
-# -- syntax inside a code fence is literal; near-miss openers --------------------------------------
+# -- syntax inside a code fence is literal; near-miss openers -----------------------------------
 
 FENCED_EXAMPLE = (
     "A question, as an author writes it:\n\n"
@@ -439,3 +439,38 @@ def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
     body = "/// check | Q?\nkind: number\nwhy: |\n  ////\nanswer: 2\n///\nAfter.\n"
     [(start, prompt, yaml_body, _)] = questions_blocks(body)
     assert (start, prompt) == (0, "Q?") and yaml_body.endswith("answer: 2")
+
+
+# -- a written page marked planned -------------------------------------------------------------
+
+
+def test_a_written_page_marked_planned(project: Path) -> None:
+    """It printed its raw body under "not written yet": its `///` lines, a question's
+    `right: true` and its `# seed:` comments."""
+    edit(project / MODULE, "status: built", "status: planned")
+    text = (project / MODULE).read_text(encoding="utf-8")
+    body = text.split("\n---\n", 1)[1]
+    first = next(line for line in body.split("\n") if line.startswith(("///", "```", "#")))
+    line = line_of(project / MODULE, "\n" + first) + 1
+    assert_fails_with(
+        project,
+        f"{MODULE}:{line}: this page is marked 'status: planned', which shows readers its "
+        "title, its summary and a short note only, and it holds a written lesson here "
+        f"('{first.strip()[:40]}'): its lines would print as raw text. Fix: Set 'status: "
+        "built' to publish the lesson, or keep it inside the draft comment ('<!-- "
+        "trafikist:draft' … 'trafikist:draft -->'), which stays out of the page "
+        '(docs/authoring.md, "Statuses").',
+    )
+
+
+def test_a_planned_page_with_a_note_and_a_draft_builds(project: Path) -> None:
+    """A note in prose, and the lesson kept in the scaffold's draft, are what a planned page
+    is for."""
+    page = project / "modules/05-tra-and-native-values/module.md"
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        + "\nA note on what this module will read.\n\n<!-- trafikist:draft\n## A section\n\n"
+        "/// takeaway\nA takeaway.\n///\ntrafikist:draft -->\n",
+        encoding="utf-8",
+    )
+    assert core_build(project) is None

@@ -31,8 +31,8 @@ from trafikist.course import questions, syntax
 from trafikist.course.loader import strings_in
 from trafikist.course.markdown import blocks as markdown_blocks
 from trafikist.course.render import GENERATED
-from trafikist.course.sources import load_yaml_node
-from trafikist.course.structure import Duty, Page
+from trafikist.course.sources import DRAFT, load_yaml_node
+from trafikist.course.structure import Duty, Page, Status
 from trafikist.course.syntax import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
@@ -40,6 +40,7 @@ from trafikist.course.syntax import (
     QUESTION_BLOCK,
     QUESTION_CLOSE,
     QUESTION_OPEN,
+    blank,
     comment_left_open,
 )
 
@@ -55,6 +56,8 @@ GUIDE = 'docs/authoring.md, "The blocks"'
 # A heading of a section (levels 1 to 3) never stands inside a block; a pattern block's own
 # parts are level 4.
 SECTION_HEADING = re.compile(r"^#{1,3}\s+\S.*")
+# What a planned page's note never holds: a heading of any level.
+PLANNED_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # One or two slashes before a block's name: a slip for `/// NAME`.
 NEAR_OPEN = re.compile(r"^\s*(?P<slashes>/{1,2})\s*(?P<name>[\w-]+)\s*(?:\|.*)?$")
 
@@ -66,6 +69,7 @@ def check_blocks(page: Page) -> list[Problem]:
     if page.source is None:
         return []
     problems = _invisible(page) + _block_problems(page) + _span_problems(page)
+    problems += _planned_lesson(page)
     return [min(problems, key=lambda problem: problem.line or 0)] if problems else []
 
 
@@ -341,6 +345,32 @@ def _open_spans(text: str) -> list[tuple[int, str, str]]:
                 )
             )
     return found
+
+
+def _planned_lesson(page: Page) -> list[Problem]:
+    """A page marked planned shows its title, its summary and a short note; a lesson written
+    in it (a block, a question, a fence, a heading) would print as raw text under "not written
+    yet": its `///` lines, a question's `right: true` and `# seed:` comments. The scaffold's
+    draft, which the build leaves out, is the place for it."""
+    assert page.source is not None
+    if page.status is not Status.PLANNED:
+        return []
+    body = DRAFT.sub(lambda match: blank(match.group()), page.body)
+    for index, text in enumerate(body.split("\n")):
+        if BLOCK_OPEN.match(text) or FENCE_OPEN.match(text) or PLANNED_HEADING.match(text):
+            return [
+                Problem(
+                    page.source,
+                    page.body_line + index,
+                    f"this page is marked 'status: planned', which shows readers its title, its "
+                    f"summary and a short note only, and it holds a written lesson here "
+                    f"('{text.strip()[:40]}'): its lines would print as raw text.",
+                    "Set 'status: built' to publish the lesson, or keep it inside the draft "
+                    "comment ('<!-- trafikist:draft' … 'trafikist:draft -->'), which stays out "
+                    'of the page (docs/authoring.md, "Statuses").',
+                )
+            ]
+    return []
 
 
 def _unwrap_draft(text: str) -> str:
