@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import yaml
+
 from trafikist.base.errors import CourseError
 from trafikist.course.examples import example_path
 from trafikist.course.predicates import (
@@ -248,6 +250,7 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
     def at(name: str) -> int:
         return line_of_path(node, name, body_line) or body_line
 
+    _check_written(path, node, body_line)
     kind = str(data.get("kind", "choice"))
     lines = {name: at(name) for name in data}
     question_id = str(data.get("id") or SLUG.sub("-", prompt.lower()).strip("-")[:60])
@@ -273,7 +276,7 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
     )
     mistakes = tuple(
         Mistake(
-            str(entry.get("value", "")),
+            _written(node, ("mistakes", number, "value")) or "",
             str(entry.get("why", "")),
             at(f"mistakes[{number}]"),
             at(f"mistakes[{number}].why"),
@@ -292,7 +295,7 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
         run=run,
         options=options,
         ask=str(data.get("ask", "") or ""),
-        answer=str(data.get("answer", "") if data.get("answer") is not None else ""),
+        answer=_written(node, ("answer",)) or "",
         unit=str(data.get("unit", "") or ""),
         mistakes=mistakes,
         items=items,
@@ -359,6 +362,145 @@ CRASH_FIX = (
     "Write `crash: CLIENT after N` (the client stops after its Nth command, and restarts as "
     "the scenario's own fault for it does) or `crash: CLIENT after N for good`."
 )
+
+
+# -- the fields as written -------------------------------------------------------------------------
+
+# What each field of a question must be, as the author writes it: YAML turns `yes` into true,
+# `3.00` into 3.0 and `012` into 10; a question reads each as written, or refuses it.
+_TEXT, _NUMBER, _FLAG, _MAPPING = "text", "number", "flag", "mapping"
+_FIELD_KINDS = {"id": _TEXT, "run": _TEXT, "with": _MAPPING, "crash": _TEXT, "kind": _TEXT,
+                "ask": _TEXT, "answer": _NUMBER, "unit": _TEXT, "why": _TEXT}  # fmt: skip
+_ENTRY_KINDS = {
+    "options": {"text": _TEXT, "why": _TEXT, "right": _FLAG, "expect": _TEXT, "claim": _TEXT,
+                "seed": _TEXT},
+    "items": {"text": _TEXT, "step": _TEXT},
+    "mistakes": {"value": _NUMBER, "why": _TEXT},
+}  # fmt: skip
+# A number the page reads as a reader types it (the grader's Number()): ASCII digits, a point.
+NUMBER_TEXT = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
+ID_TEXT = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+_YAML_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number",
+               "null": "nothing (null)", "timestamp": "a date"}  # fmt: skip
+_GUIDE = '(docs/authoring.md, "Check yourself")'
+
+
+def _check_written(path: Path, node: Any, first_line: int) -> None:
+    """Each field of a question is the kind it must be, as written: a text that YAML reads as
+    another type, a number the page cannot read, an id that is no slug, a list item that is
+    not a mapping, an order question's item given twice: CourseError at its line."""
+    if not isinstance(node, yaml.MappingNode):
+        return
+    for key, value in node.value:
+        name = str(key.value)
+        if name in _ENTRY_KINDS:
+            _check_entries(path, name, value, first_line)
+        elif name in _FIELD_KINDS:
+            _check_value(path, name, _FIELD_KINDS[name], value, first_line)
+
+
+def _check_entries(path: Path, name: str, node: Any, first_line: int) -> None:
+    line = first_line + node.start_mark.line
+    if isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"):
+        return
+    if not isinstance(node, yaml.SequenceNode):
+        raise CourseError.at(
+            path, line, f"'{name}' is not a list.", f"Write each entry as '- text: …' {_GUIDE}."
+        )
+    texts: dict[str, int] = {}
+    for entry in node.value:
+        entry_line = first_line + entry.start_mark.line
+        if not isinstance(entry, yaml.MappingNode):
+            raise CourseError.at(
+                path,
+                entry_line,
+                f"this entry of '{name}' is {_kind_of(entry)}, not a mapping of fields: it "
+                "would be left out of the question.",
+                f"Write it as '- text: …' with its fields under it {_GUIDE}.",
+            )
+        for key, value in entry.value:
+            kind = _ENTRY_KINDS[name].get(str(key.value))
+            if kind is not None:
+                _check_value(path, f"{name}[].{key.value}", kind, value, first_line)
+            if name == "items" and str(key.value) == "text" and isinstance(value, yaml.ScalarNode):
+                text = " ".join(str(value.value).split())
+                if text in texts:
+                    raise CourseError.at(
+                        path,
+                        entry_line,
+                        f"the item '{text[:60]}' is listed twice (first at line {texts[text]}): "
+                        "an order question would have two right places for it.",
+                        "List each step once.",
+                    )
+                texts[text] = entry_line
+
+
+def _check_value(path: Path, name: str, kind: str, node: Any, first_line: int) -> None:
+    line = first_line + node.start_mark.line
+    field = name.replace("[]", "")
+    if kind == _MAPPING:
+        return  # the run reads `with:` and names what it cannot use
+    if not isinstance(node, yaml.ScalarNode):
+        raise CourseError.at(
+            path,
+            line,
+            f"'{field}' is {_kind_of(node)}, not {'a number' if kind == _NUMBER else 'a text'}.",
+            f"Write one value on the line of '{field}:' {_GUIDE}.",
+        )
+    tag = node.tag.rsplit(":", 1)[-1]
+    written = str(node.value)
+    if kind == _FLAG:
+        if tag != "bool":
+            raise CourseError.at(
+                path, line, f"'{field}: {written}' is not true or false.", f"Write '{field}: true'."
+            )
+        return
+    if kind == _NUMBER:
+        if tag in ("bool", "null") or not NUMBER_TEXT.match(written):
+            raise CourseError.at(
+                path,
+                line,
+                f"'{field}: {written}' is not a number the page can read: a reader types ASCII "
+                "digits, with a point for decimals.",
+                f"Write it as the reader would, like 3, 2.5 or 3.00 {_GUIDE}.",
+            )
+        return
+    if tag != "str":
+        raise CourseError.at(
+            path,
+            line,
+            f"YAML reads '{field}: {written}' as {_YAML_KINDS.get(tag, tag)}, not as the text "
+            "written.",
+            f'Quote it: {field}: "{written}".',
+        )
+    if field == "id" and not ID_TEXT.match(written):
+        raise CourseError.at(
+            path,
+            line,
+            f"the question id '{written[:60]}' is not a slug: the reader's record and the "
+            "run's address keep answers by it.",
+            "Write lowercase letters, digits and hyphens, up to 80: id: where-is-a-due-job.",
+        )
+
+
+def _kind_of(node: Any) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"'{str(node.value)[:40]}'"
+
+
+def _written(node: Any, path: tuple[str | int, ...]) -> str | None:
+    """The text of the scalar at `path` (keys and list indexes) as the author wrote it."""
+    for part in path:
+        if isinstance(part, int) and isinstance(node, yaml.SequenceNode):
+            node = node.value[part] if part < len(node.value) else None
+        elif isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if str(k.value) == part), None)
+        else:
+            return None
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else None
 
 
 def _unreadable(page: Page, line: int, what: str, fix: str) -> CourseError:
