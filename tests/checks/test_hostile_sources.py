@@ -474,3 +474,115 @@ def test_a_planned_page_with_a_note_and_a_draft_builds(project: Path) -> None:
         encoding="utf-8",
     )
     assert core_build(project) is None
+
+
+# -- YAML that becomes something else ---------------------------------------------------------
+
+NUMBER_FIX = (
+    'Fix: Write it as the reader would, like 3, 2.5 or 3.00 (docs/authoring.md, "Check yourself").'
+)
+NOT_A_NUMBER = (
+    "is not a number the page can read: a reader types ASCII digits, with a point for decimals."
+)
+SLUG_FIX = "Fix: Write lowercase letters, digits and hyphens, up to 80: id: where-is-a-due-job."
+ORDER_ITEM = "  - text: drain the lanes\n    step: consumer sends @claim\n"
+
+
+def bad_number(written: str) -> str:
+    return re.escape(f"'{written}' {NOT_A_NUMBER} {NUMBER_FIX}")
+
+
+def retyped(field: str, written: str, kind: str) -> str:
+    return re.escape(f"YAML reads '{field}: {written}' as {kind}, not as the text written.")
+
+
+ANSWER = "answer: 3.0\n"
+QUESTION_ID = "id: when-a-due-job-moves\n"
+RIGHT = "  - text: Still in schedule.\n    right: true\n"
+NOT_A_SLUG = "the question id '{}' is not a slug: the reader's record and the run's address keep "
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (ANSWER, "answer: 3.00\n",
+         r"the answer 3\.00 of 'when-a-due-job-moves' is not the run's: the model gives 3\.01\d* "
+         r"\(3\.01 at the precision written\)"),
+        (ANSWER, 'answer: "0_3.0"\n', bad_number("answer: 0_3.0")),
+        (ANSWER, 'answer: "\u0663.\u0660"\n', bad_number("answer: \u0663.\u0660")),
+        (ANSWER, "answer: sNaN\n", bad_number("answer: sNaN")),
+        (ANSWER, "answer: yes\n", bad_number("answer: yes")),
+        ("  - value: 2.5\n", "  - value: 2,5\n", bad_number("mistakes.value: 2,5")),
+        (QUESTION_ID, "id: __proto__\n",
+         re.escape(NOT_A_SLUG.format("__proto__") + f"answers by it. {SLUG_FIX}")),
+        (QUESTION_ID, "id: when a due job moves\n",
+         re.escape(NOT_A_SLUG.format("when a due job moves"))),
+        (QUESTION_ID, f"id: {'a' * 300}\n", re.escape(NOT_A_SLUG.format("a" * 60))),
+        (QUESTION_ID, "id: 012\n",
+         retyped("id", "012", "a whole number") + re.escape(' Fix: Quote it: id: "012".')),
+        ("  - text: Still in schedule.\n", "  - text: yes\n",
+         retyped("options.text", "yes", "true or false")),
+        (RIGHT, RIGHT.replace("true", '"true"'),
+         re.escape("'options.right: true' is not true or false. ")
+         + re.escape("Fix: Write 'options.right: true'.")),
+        (RIGHT, "  - Still in schedule.\n" + RIGHT,
+         re.escape("this entry of 'options' is 'Still in schedule.', not a mapping of fields: it "
+                   "would be left out of the question.")),
+        (ORDER_ITEM, ORDER_ITEM + ORDER_ITEM,
+         re.escape("the item 'drain the lanes' is listed twice (first at line")),
+    ],
+    ids=["answer 3.00 read as written", "an underscore in a number", "Arabic-Indic digits",
+         "a signalling NaN", "yes as an answer", "a decimal comma in a mistake", "id __proto__",
+         "an id with spaces", "a 300-character id", "an id YAML reads as octal",
+         "yes as an option's text", "right as a string", "an option that is a string",
+         "an order item twice"],
+)  # fmt: skip
+def test_yaml_that_becomes_something_else(project: Path, old: str, new: str, expected: str) -> None:
+    """Each built, graded or recorded as something the author did not write (3.00 graded at one
+    decimal; 0_3.0 and ٣.٠ answers no reader could match; __proto__ lost on reload; an option
+    left out of the question; an item with two right places)."""
+    edit(project / MODULE, old, new)
+    changed = [line for line in new.splitlines() if line not in old.splitlines()]
+    at = changed[0] if changed else new.splitlines()[0]
+    text = (project / MODULE).read_text(encoding="utf-8")
+    line = text[: text.rindex(at) if old == ORDER_ITEM else text.index(at)].count("\n") + 1
+    message = core_build(project)
+    assert message is not None and ONE_LINE.match(message), message
+    assert message.startswith(f"{MODULE}:{line}: "), message
+    assert re.search(expected, message), message
+
+
+# -- transcripts the runner cannot replay -----------------------------------------------------
+
+WAKE = Path("modules/04-blocking-timers-and-the-bus/transcripts/02-a-wake-carries-no-work.txt")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("B> RPUSH pending job:1\n", "B> GET pending &\n",
+         "'GET pending' is sent with ' &', but GET never blocks (its flags in commands.json have "
+         "no 'blocking'): the runner would wait for a blocked client that never comes. Fix: Drop "
+         "the ' &', or send a command that blocks (BLPOP, XREAD … BLOCK)."),
+        ("B> RPUSH pending job:1\n", "B<\n",
+         "'B<' reads a reply that no command of client B awaits (none was sent with ' &'): the "
+         "runner would wait for it forever. Fix: Send a blocking command on client B with ' &' "
+         "first, or delete this line."),
+        ("B> RPUSH pending job:1\n", "A> RPUSH pending job:1\n",
+         "'RPUSH pending job:1' is sent on client A while its 'BLPOP wake 5' awaits its reply: "
+         "the runner would read that reply as this command's. Fix: Read the blocked reply first "
+         "('A<'), or send this command from another client ('B> …')."),
+        ("B> RPUSH pending job:1\n", "B> RPUSHX2 pending job:1\n",
+         "'RPUSHX2' is not a command of Valkey 9.1.2 (commands.json, the pinned command table): "
+         "the runner's server would refuse it. Fix: Use a command of the pinned table, spelled "
+         "as Valkey spells it."),
+    ],
+    ids=["a & that never blocks", "a reply no command awaits", "a command on a blocked client",
+         "a command the pinned table does not have"],
+)  # fmt: skip
+def test_a_transcript_the_runner_cannot_replay(
+    project: Path, old: str, new: str, expected: str
+) -> None:
+    """Each built, and the test that replays transcripts on Valkey hung (or failed later)."""
+    line = edit(project / WAKE, old, new)
+    assert_fails_with(project, f"{WAKE}:{line}: {expected}")

@@ -20,7 +20,7 @@ from trafikist.base.files import read_source_text
 from trafikist.checks.sentences import page_sentences
 from trafikist.course import syntax
 from trafikist.course.structure import Page
-from trafikist.course.transcripts import command_file, parse_commands, shown_steps
+from trafikist.course.transcripts import Line, command_file, parse_commands, shown_steps
 from trafikist.registry.valkey import ValkeyTable
 
 # A proof that cites a step of a transcript the page shows.
@@ -91,8 +91,12 @@ def _shown(page: Page, table: ValkeyTable, problems: list[Problem]) -> Iterator[
             continue
         text = "\n".join(line for fence in excerpt.fences for line in fence.code)
         steps = shown_steps(text)
-        commands = [entry.prompt.rstrip() for entry in parse_commands(read_source_text(path), path)]
-        if [step.prompt.rstrip() for step in steps] != commands:
+        entries = parse_commands(read_source_text(path), path)
+        # A list the runner cannot replay is the slip: the page is compared with it once it is.
+        replay = replay_problems(entries, path, table)
+        problems += replay
+        commands = [entry.prompt.rstrip() for entry in entries]
+        if not replay and [step.prompt.rstrip() for step in steps] != commands:
             problems.append(
                 Problem(
                     page.source,
@@ -115,6 +119,61 @@ def _shown(page: Page, table: ValkeyTable, problems: list[Problem]) -> Iterator[
                 )
             )
         yield name, Shown(name, line, tuple((step.prompt, step.reply) for step in steps))
+
+
+def replay_problems(entries: list[Line], path: Path, table: ValkeyTable) -> list[Problem]:
+    """What the course's runner (tests/support/transcripts.py) cannot replay, at its line of
+    the command list: a command the pinned command table does not have, a ` &` on a command
+    that never blocks (the runner waits for a blocked client that never comes), an `A<` that
+    no blocked command of A awaits (it would wait for a reply forever), a command sent on a
+    connection whose blocked command has not replied (it would read that reply as its own).
+    Found here, at build, not by a test that hangs."""
+    problems: list[Problem] = []
+    awaiting: dict[str, str] = {}  # label -> the blocked command whose reply is due
+    source = table.file.name
+    for entry in entries:
+        who = f"client {entry.label}" if entry.label else "the default connection"
+        if entry.reply:
+            if awaiting.pop(entry.label, None) is None:
+                problems.append(Problem(
+                    path, entry.number,
+                    f"'{entry.label}<' reads a reply that no command of {who} awaits (none was "
+                    "sent with ' &'): the runner would wait for it forever.",
+                    f"Send a blocking command on {who} with ' &' first, or delete this line.",
+                ))  # fmt: skip
+            continue
+        if entry.label in awaiting:
+            problems.append(Problem(
+                path, entry.number,
+                f"'{entry.text[:60]}' is sent on {who} while its '{awaiting[entry.label]}' "
+                "awaits its reply: the runner would read that reply as this command's.",
+                f"Read the blocked reply first ('{entry.label}<'), or send this command from "
+                "another client ('B> …').",
+            ))  # fmt: skip
+            continue
+        name = entry.argv[0].upper() if entry.argv else ""
+        command = table.get(" ".join(entry.argv[:2])) if len(entry.argv) > 1 else None
+        command = command or table.get(name)
+        if command is None:
+            problems.append(Problem(
+                path, entry.number,
+                f"'{name[:40]}' is not a command of Valkey {table.version} ({source}, the "
+                "pinned command table): the runner's server would refuse it.",
+                "Use a command of the pinned table, spelled as Valkey spells it.",
+            ))  # fmt: skip
+            continue
+        if entry.blocks:
+            if "blocking" not in (command.fields.get("flags") or []):
+                problems.append(Problem(
+                    path, entry.number,
+                    f"'{entry.text[:60]}' is sent with ' &', but {command.name} never blocks "
+                    f"(its flags in {source} have no 'blocking'): the runner would wait for a "
+                    "blocked client that never comes.",
+                    "Drop the ' &', or send a command that blocks (BLPOP, XREAD … BLOCK).",
+                ))  # fmt: skip
+                continue
+            awaiting[entry.label] = entry.text
+    return problems
 
 
 def _claims_a_transcript(caption: str) -> bool:

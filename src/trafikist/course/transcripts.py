@@ -40,6 +40,7 @@ class Line:
     blocks: bool = False  # sent with ` &`: its reply comes at a later `A<` line
     reply: bool = False  # an `A<` line
     only: tuple[str, ...] = ()  # the reply's lines to keep (`# only: …`), all when empty
+    number: int = 0  # its line in the command list (1-based)
 
     @property
     def prompt(self) -> str:
@@ -65,7 +66,7 @@ def parse_commands(source: str, path: Path | None = None) -> list[Line]:
         if not text or text.startswith("#"):
             continue
         if match := REPLY.match(text):
-            lines.append(Line(match["label"], "", (), reply=True))
+            lines.append(Line(match["label"], "", (), reply=True, number=number))
             continue
         only: tuple[str, ...] = ()
         if found := ONLY.search(text):
@@ -85,7 +86,7 @@ def parse_commands(source: str, path: Path | None = None) -> list[Line]:
                 f"the command '{text}' has a quote that is not closed",
                 'Close the quote (`SET k "a b"`), or escape it with a backslash.',
             ) from None
-        lines.append(Line(label, text, words, blocks=blocks, only=only))
+        lines.append(Line(label, text, words, blocks=blocks, only=only, number=number))
     return lines
 
 
