@@ -177,8 +177,14 @@ def test_a_module_counts_its_questions_and_its_dives(asked) -> None:
     assert set(ids) == {
         q.id for q in course_questions(site.course) if q.page in (module, *module.dives)
     }
+    # The module's header counts the questions its page holds; each dive's header its own.
     header = site.renderer.page_markdown(module)
-    assert f'data-checks="{" ".join(ids)}"' in header
+    own = [q.id for q in course_questions(site.course) if q.page is module]
+    assert len(own) < len(ids) and f'data-checks="{" ".join(own)}"' in header
+    for dive in module.dives:
+        theirs = [q.id for q in course_questions(site.course) if q.page is dive]
+        if theirs:
+            assert f'data-checks="{" ".join(theirs)}"' in site.renderer.page_markdown(dive)
 
 
 def test_questions_in_order_are_the_run_blocks(asked) -> None:

@@ -1,9 +1,19 @@
 // Check yourself, the grading: the verdict, the why of the answer given (the build proved
 // each on the model: trafikist.checks.questions), the right answer, and "Show the run", which
 // fetches the question's run as the build baked it, the step that decides the answer marked.
-// The record (right or wrong, and when) stays in this browser's localStorage.
+// The record (every attempt: when, what, right or wrong, how sure) stays in this browser's
+// localStorage (record.mjs).
 
-import { loadRecord, saveRecord as save, showProgress } from "./record.mjs";
+import {
+  addAttempt,
+  loadRecord,
+  readRecord,
+  reviewOrder,
+  saveRecord as save,
+  showProgress,
+  standing,
+  writeRecord,
+} from "./record.mjs";
 
 const here = new URL(import.meta.url);
 
@@ -111,34 +121,99 @@ export function grade(section) {
     if (!right && sure === "sure") showRun(section, box, button);
   }
   const record = loadRecord(); // another tab may have answered meanwhile
-  const now = Date.now();
-  record[idOf(section)] = { right, at: now, seen: now };
+  addAttempt(record, idOf(section), { at: Date.now(), answer, right, sure: sure ?? null });
   save(record);
   showProgress(record);
 }
 
-// The review page: those answered wrong first, then those not seen for longest (never seen
-// first), and the button that clears the record.
-export function orderReview() {
+// The review page: the questions answered wrong last time first, then those answered wrong
+// and not yet right on a later day, then those not seen for longest (never seen first). Each
+// says how the reader answered it last, and how sure they were. "Clear my record" asks first,
+// and offers to undo until the page is left.
+const SURE_WORDS = { sure: "you were sure", think: "you thought so", guess: "you were guessing" };
+
+function lastWords(attempts) {
+  if (!attempts?.length) return "Not answered yet.";
+  const last = attempts.at(-1);
+  const when = new Date(last.at).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  const how = last.sure ? `, and ${SURE_WORDS[last.sure]}` : "";
+  const tries = attempts.length === 1 ? "" : ` · ${attempts.length} attempts, ${attempts.filter((a) => !a.right).length} wrong`;
+  return `Last answer (${when}): ${last.right ? "right" : "wrong"}${how}${tries}.`;
+}
+
+function make(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.append(...children);
+  return element;
+}
+
+function showOrder(record) {
   const list = document.querySelector(".tk-review__list");
-  const record = loadRecord();
-  const rank = (entry) => {
-    const seen = record[entry.dataset.review];
-    return [seen && !seen.right ? 0 : 1, seen ? seen.seen : 0];
-  };
-  const entries = [...list.children].sort((a, b) => {
-    const [x, y] = [rank(a), rank(b)];
-    return x[0] - y[0] || x[1] - y[1];
-  });
-  list.append(...entries);
-  const clear = document.querySelector(".tk-review__clear");
-  const status = document.querySelector(".tk-review__status");
-  const wrong = entries.filter((entry) => rank(entry)[0] === 0).length;
-  status.textContent = wrong ? `${wrong} answered wrong last time, first.` : "";
+  const byId = new Map([...list.children].map((entry) => [entry.dataset.review, entry]));
+  const order = reviewOrder([...byId.keys()], record);
+  list.append(...order.map((id) => byId.get(id)));
+  for (const [id, entry] of byId) {
+    let line = entry.querySelector(".tk-review__last");
+    if (!line) {
+      line = make("p", { class: "tk-review__last" });
+      entry.querySelector(".tk-check__from")?.after(line);
+    }
+    line.textContent = lastWords(record.get(id));
+    entry.dataset.standing = String(standing(record.get(id)));
+  }
+  const wrong = order.filter((id) => standing(record.get(id)) === 0).length;
+  const again = order.filter((id) => standing(record.get(id)) === 1).length;
+  const parts = [];
+  if (wrong) parts.push(`${wrong} answered wrong last time`);
+  if (again) parts.push(`${again} answered wrong before and not yet right on a later day`);
+  return parts.length ? `First: ${parts.join(", then ")}.` : "";
+}
+
+export function orderReview() {
+  const actions = document.querySelector(".tk-review__actions");
+  const clear = actions.querySelector(".tk-review__clear");
+  const status = actions.querySelector(".tk-review__status");
+  const confirm = make("span", { class: "tk-review__confirm", hidden: "" });
+  const yes = make("button", { type: "button", class: "md-button md-button--primary" }, "Clear it");
+  const no = make("button", { type: "button", class: "md-button" }, "Keep it");
+  confirm.append("Clear every answer in your record? ", yes, " ", no);
+  const undo = make("button", { type: "button", class: "md-button tk-review__undo", hidden: "" }, "Undo");
+  clear.after(confirm, undo);
+  let cleared = null; // the record as it was before "Clear it", until the page is left
+  status.textContent = showOrder(loadRecord());
   clear.hidden = false;
+  const ask = (asking) => {
+    confirm.hidden = !asking;
+    clear.hidden = asking;
+  };
   clear.addEventListener("click", () => {
-    save({});
-    showProgress({});
+    ask(true);
+    status.textContent = "";
+    yes.focus();
+  });
+  no.addEventListener("click", () => {
+    ask(false);
+    clear.focus();
+  });
+  yes.addEventListener("click", () => {
+    cleared = writeRecord(loadRecord());
+    save(new Map());
+    showProgress(new Map());
+    showOrder(new Map());
+    ask(false);
+    undo.hidden = false;
     status.textContent = "Your record is cleared.";
+    undo.focus();
+  });
+  undo.addEventListener("click", () => {
+    const record = readRecord(cleared);
+    // Answers given since the clear are kept too, after those it brought back.
+    for (const [id, attempts] of loadRecord()) record.set(id, [...(record.get(id) ?? []), ...attempts]);
+    save(record);
+    showProgress(record);
+    undo.hidden = true;
+    status.textContent = `Your record is back. ${showOrder(record)}`;
+    clear.focus();
   });
 }

@@ -192,10 +192,12 @@ class Renderer:
         context["live_link"] = f"id:{owner.id}?{query}#tk-duties-title" if owner and query else ""
         return markupsafe.Markup(self._render("check.html.j2", **context).strip())
 
-    def question_ids(self, page: Page) -> str:
-        """The ids of a module's questions (its dives' included), space-separated: what its
-        "K of N answered right" counts."""
-        return " ".join(question.id for question in module_questions(page))
+    def question_ids(self, page: Page, dives: bool = True) -> str:
+        """The ids of a page's questions, space-separated: what its "K of N answered right"
+        counts. A module's include its dives' (its entry on the home page) unless `dives` is
+        false (its own header counts the questions the page holds)."""
+        questions = module_questions(page) if dives else page_questions(page)
+        return " ".join(question.id for question in questions)
 
     def question_runs(self, choices_href: str) -> dict[str, str]:
         """Each question's run as the page fetches it on "Show the run" (the deciding row
