@@ -4,8 +4,11 @@
 A mutation changes one file under modules/ (a page, duties.yml, a scenario, a transcript, a
 worked example, course.yml) the way a slip of the hand or a broken file would: it deletes a
 line, duplicates one, swaps two, drops a closing marker (a `///` line, a `-->`, the `}` that
-closes a claim), turns a YAML scalar into a list or a mapping, or inserts bytes (NUL, bytes that
-are not UTF-8, a byte-order mark). Then the course is loaded, checked and rendered in this
+closes a claim), turns a YAML scalar into a list or a mapping or a value YAML retypes (`yes`,
+`012`, `3.00`, a date), inserts bytes (NUL, bytes that are not UTF-8, a byte-order mark, a soft
+hyphen, zero-width and bidi characters), swaps a letter for its Cyrillic or Greek look-alike,
+puts a block inside a code fence, or makes a block's opener almost right (`////`, `//`,
+indented). Then the course is loaded, checked and rendered in this
 process, with no engine (trafikist.core.site.load_site, the renderer, Python-Markdown with the
 extensions of mkdocs.yml), and one of two things must hold:
 
@@ -50,8 +53,22 @@ OPERATORS = (
     "drop a closing marker",
     "change a value's type",
     "insert bytes",
+    "swap in a look-alike letter",
+    "fence a block",
+    "miss a block's opener",
 )
-INSERTED = (b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf")
+# NUL, bytes that are not UTF-8, a byte-order mark; a soft hyphen, a zero-width space, a
+# zero-width joiner, a right-to-left override (invisible, UTF-8).
+INSERTED = (b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf",
+            "\u00ad".encode(), "\u200b".encode(), "\u200d".encode(), "\u202e".encode())  # fmt: skip
+# Latin letters and the Cyrillic or Greek letters that look like them.
+LOOK_ALIKES = {
+    b"a": "\u0430", b"e": "\u0435", b"o": "\u043e", b"p": "\u0440", b"c": "\u0441",
+    b"x": "\u0445", b"i": "\u0456", b"y": "\u0443", b"T": "\u03a4", b"M": "\u041c",
+}  # fmt: skip
+BLOCK_OPENER = re.compile(rb"^/// [\w-]+.*$")
+# What YAML turns into another type, or reads otherwise than written.
+RETYPED = (b"yes", b"012", b"null", b"3.00", b"0_3", b"1e3", b"2001-01-01")
 ONE_LINE = re.compile(r"^(?P<file>[^\s:][^:\n]*?)(?::(?P<line>\d+))?: [^\n]+[.?!] Fix: [^\n]+$")
 SCALAR = re.compile(rb"^(?P<key>\s*(?:- )?[A-Za-z_][\w-]*:[ \t]+)(?P<value>[^\s>|&*!#][^\n]*)$")
 CLAIM_END = re.compile(rb"\]\{(?:claim|expect|choice|valkey):[^}\n]*(?P<close>\})")
@@ -118,6 +135,8 @@ def applies(operator: str, file: str) -> bool:
         return file.endswith((".md", "duties.yml"))
     if operator == "change a value's type":
         return file.endswith((".md", ".yml"))
+    if operator in ("fence a block", "miss a block's opener"):
+        return file.endswith(".md")
     return True
 
 
@@ -155,7 +174,72 @@ def _apply(
         line = data[start : end if end != -1 else len(data)]
         number = data[:offset].count(b"\n") + 1
         return inserted_data, f"{inserted!r} at line {number}, offset {offset}", (_text(line),)
+    if operator == "swap in a look-alike letter":
+        return _look_alike(data, pick)
+    if operator == "fence a block":
+        return _fence_block(lines, pick)
+    if operator == "miss a block's opener":
+        return _miss_opener(lines, pick)
     raise AssertionError(operator)
+
+
+def _look_alike(data: bytes, pick: Picker) -> tuple[bytes, str, tuple[str, ...]] | None:
+    """One Latin letter of a word replaced by the Cyrillic or Greek letter it looks like."""
+    spots = [m.start() for m in re.finditer(rb"[" + b"".join(LOOK_ALIKES) + rb"]", data)]
+    if not spots:
+        return None
+    offset = spots[pick(0, len(spots) - 1)]
+    letter = data[offset : offset + 1]
+    new = data[:offset] + LOOK_ALIKES[letter].encode() + data[offset + 1 :]
+    start = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    line = data[start : end if end != -1 else len(data)]
+    number = data[:offset].count(b"\n") + 1
+    return new, f"{letter.decode()} to {LOOK_ALIKES[letter]!r} at line {number}", (_text(line),)
+
+
+def _block_spans(lines: list[bytes]) -> list[tuple[int, int]]:
+    """Each top-level `/// NAME` block: its opener's and its closing line's index."""
+    spans = []
+    index = 0
+    while index < len(lines):
+        if BLOCK_OPENER.match(lines[index]):
+            end = next(
+                (i for i in range(index + 1, len(lines)) if lines[i].strip() == b"///"), None
+            )
+            if end is None:
+                break
+            spans.append((index, end))
+            index = end
+        index += 1
+    return spans
+
+
+def _fence_block(lines: list[bytes], pick: Picker) -> tuple[bytes, str, tuple[str, ...]] | None:
+    """A whole block put inside a code fence, as an author shows an example of one: it must
+    then be literal (no question counted, no block rendered)."""
+    spans = _block_spans(lines)
+    if not spans:
+        return None
+    first, last = spans[pick(0, len(spans) - 1)]
+    new = [*lines[:first], b"````markdown", *lines[first : last + 1], b"````", *lines[last + 1 :]]
+    touched = tuple(_text(line) for line in lines[first : last + 1])
+    return b"\n".join(new), f"lines {first + 1} to {last + 1} fenced", touched
+
+
+def _miss_opener(lines: list[bytes], pick: Picker) -> tuple[bytes, str, tuple[str, ...]] | None:
+    """A block's opener almost right: a slash more or less, or indented."""
+    spans = _block_spans(lines)
+    if not spans:
+        return None
+    first, last = spans[pick(0, len(spans) - 1)]
+    opener = lines[first]
+    shape = pick(0, 2)
+    new_opener = [b"/" + opener, opener[1:], b"  " + opener][shape]
+    new = [*lines[:first], new_opener, *lines[first + 1 :]]
+    touched = tuple(_text(line) for line in lines[first : last + 1])
+    what = ["a slash more", "a slash less", "indented"][shape]
+    return b"\n".join(new), f"line {first + 1}: {what}", touched
 
 
 def _drop_marker(data: bytes, pick: Picker) -> tuple[bytes, str, tuple[str, ...]] | None:
@@ -198,11 +282,12 @@ def _change_type(
     match = SCALAR.match(lines[index])
     assert match is not None
     value = match["value"]
-    shape = pick(0, 2)
-    new_value = [b"[" + value + b"]", b"{value: " + value + b"}", b"[]"][shape]
+    shapes = [b"[" + value + b"]", b"{value: " + value + b"}", b"[]", *RETYPED]
+    shape = pick(0, len(shapes) - 1)
     new = list(lines)
-    new[index] = match["key"] + new_value
-    where = f"line {index + 1} to a {['list', 'mapping', 'empty list'][shape]}"
+    new[index] = match["key"] + shapes[shape]
+    kinds = ["a list", "a mapping", "an empty list", *(repr(v.decode()) for v in RETYPED)]
+    where = f"line {index + 1} to {kinds[shape]}"
     return b"\n".join(new), where, (_text(lines[index]), _text(new[index]))
 
 
