@@ -13,7 +13,13 @@ import pytest
 from support import ROOT, SEARCH_INDEX
 from support.gates import link_tree, site_pages
 from trafikist.base.errors import CourseError
-from trafikist.core.offline import BUILD_TOKEN, MANIFEST_TOKEN, WORKER_FILE, write_offline_worker
+from trafikist.core.offline import (
+    BUILD_TOKEN,
+    MANIFEST_TOKEN,
+    WORKER_FILE,
+    worker_template,
+    write_offline_worker,
+)
 from trafikist.core.options import DEFAULTS
 
 NODE_MODULES = ROOT / "node_modules"
@@ -141,3 +147,18 @@ def test_the_previews_worker_keeps_nothing(tmp_path: Path) -> None:
     assert worker.precache == [] and worker.build == ""
     assert "trafikist-precache" not in code and '"-precache-"' not in code
     assert "skipWaiting" in code and "claim()" in code
+
+
+def test_a_damaged_worker_in_the_cache_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached entry is checked against the hash of its content (issue 28): a cut one used
+    to be shipped as the site's offline worker."""
+    monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))
+    code, made = worker_template(NODE_MODULES, ASSETS)
+    assert made
+    [entry] = (tmp_path / "cache" / "workers").glob("*.js")
+    entry.write_bytes(entry.read_bytes()[: len(entry.read_bytes()) // 2])
+    again, made_again = worker_template(NODE_MODULES, ASSETS)
+    assert made_again and again == code
+    assert worker_template(NODE_MODULES, ASSETS) == (code, False)

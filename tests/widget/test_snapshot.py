@@ -234,3 +234,21 @@ def test_a_cache_that_cannot_be_written_only_costs_time(
     assert gzip.decompress(snapshot.data()).startswith(b"snapshot of")
     assert snapshot.made and calls(fake_node) == 1
     assert blocker.read_text() == "not a folder"
+
+
+def test_a_damaged_snapshot_in_the_cache_is_made_again(
+    fake_node: Path, runtime: PyodideRuntime, tmp_path: Path
+) -> None:
+    """A cached entry is checked against the hash of its content (issue 28): a damaged one
+    used to be shipped as it was, with exit 0."""
+    cache = tmp_path / "cache"
+    good = MemorySnapshot.start(runtime, wheel("v1"), cache).data()
+    [entry] = cache.glob("*.snapshot")
+    data = bytearray(entry.read_bytes())
+    data[-1] ^= 0xFF
+    entry.write_bytes(bytes(data))
+    again = MemorySnapshot.start(runtime, wheel("v1"), cache)
+    assert again.data() == good
+    assert again.made and calls(fake_node) == 2
+    assert MemorySnapshot.start(runtime, wheel("v1"), cache).data() == good  # sealed again
+    assert calls(fake_node) == 2

@@ -433,3 +433,16 @@ def test_pyodide_url_loads_pyodide_from_elsewhere_and_copies_no_runtime(
     # A snapshot belongs to the exact Pyodide it was made with: none for another one.
     assert not section.has_attr("data-snapshot")
     assert not list((site / ASSETS / "model").glob("*.snapshot"))
+
+
+def test_a_damaged_bundle_in_the_cache_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached entry is checked against the hash of its content (issue 28): an edited one
+    used to be shipped as it was."""
+    widgets = widgets_folder(tmp_path / "widgets", {"a.css": ".a {\n  color: red;\n}\n"})
+    first = served(widgets, tmp_path / "cache", monkeypatch)
+    [entry] = (tmp_path / "cache" / "bundles").glob("*.json")
+    assert b"red" in entry.read_bytes()
+    entry.write_bytes(entry.read_bytes().replace(b"red", b"tan"))
+    assert served(widgets, tmp_path / "cache", monkeypatch) == first

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.errors import CourseError
-from trafikist.core.diskcache import cache_folder, prune, read_entry
+from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.widget.runtime import PyodideRuntime
 from trafikist.core.widget.wheel import BuiltWheel
 
@@ -154,7 +154,7 @@ class MemorySnapshot:
             self.content = self._out.read_bytes()
             self.made = True
             if self.keep:
-                self._out.replace(self.cached)  # atomic: a parallel build sees all or none
+                write_entry(self.cached, self.content)  # sealed with its hash, whole or not
         finally:
             self._clean()
         if self.keep:
