@@ -2,7 +2,7 @@
 // (tests/widget/test_timeline_layout.py). Backgrounds are composited from the page's canvas up
 // through every ancestor of the drawing, then the lane's own translucent fill on top of that.
 // Returns [{what, ratio, floor, where}], one per colour and what it is drawn on.
-(({ panel, fills, strokes, nonTextFloor, textFloor }) => {
+(({ panel, fills, nonTextFloor, textFloor }) => {
   const parse = (text) => {
     const m = /rgba?\(([^)]+)\)/.exec(text);
     if (!m) return null;
@@ -41,12 +41,8 @@
     check(`bar .${name}`, colour, lane, nonTextFloor, "lane");
     probe.remove();
   }
-  for (const name of strokes) {
-    const probe = document.createElementNS("http://www.w3.org/2000/svg", "path");
-    probe.setAttribute("class", `tk-tl__cmd ${name}`);
-    svg.append(probe);
-    check(`command stroke .${name}`, paint(probe, "stroke"), page, nonTextFloor, "page");
-    probe.remove();
+  for (const el of svg.querySelectorAll("path.tk-tl__cmd")) {
+    check("command stroke", paint(el, "stroke"), page, nonTextFloor, "page");
   }
   // What this drawing shows.
   for (const el of svg.querySelectorAll("path.tk-tl__axis")) {

@@ -16,11 +16,10 @@ pytestmark = pytest.mark.browser
 
 DIVE = "trafikist/04-blocking-timers-and-the-bus/01-who-moves-time-today/index.html"
 PHONE, DESKTOP = 390, 1280
-MIN_TEXT_PX = 11  # the floor for the timeline's labels
+MIN_TEXT_PX = 12  # the floor for the timeline's labels
 MIN_TABLE_PX = 12
 NON_TEXT, TEXT = 3.0, 4.5  # WCAG 1.4.11 and 1.4.3 (small text)
 PALETTE_CLASSES = ["s", "sl", "p", "a", "d", "f", "x", "g", "n"]
-CLIENT_CLASSES = [f"c{index}" for index in range(8)]
 
 
 def open_at(browser, url: str, width: int, scheme: str = "light"):
@@ -65,8 +64,10 @@ def test_on_a_phone_the_labels_stay_readable_and_only_the_figure_scrolls(
         assert sideways["page"] <= sideways["viewport"], (width, sideways)
         boxes = sideways["boxes"]
         if width == PHONE:
-            # The drawing is wider than a phone: it scrolls, in its own box and nowhere else.
-            assert boxes and set(boxes) == {"tk-tl__scroll"}, boxes
+            # The drawing is wider than a phone: it scrolls, in its own box (as a trace's long
+            # rows do in theirs) and nowhere else.
+            assert "tk-tl__scroll" in boxes, boxes
+            assert set(boxes) <= {"tk-tl__scroll", "tk-trace__scroll"}, boxes
             box = page.locator(".tk-tl__scroll").filter(has=page.locator("svg:visible")).first
             assert box.get_attribute("tabindex") == "0"  # a keyboard can scroll it too
         else:
@@ -77,16 +78,16 @@ def test_on_a_phone_the_labels_stay_readable_and_only_the_figure_scrolls(
     assert sizes[DESKTOP][0] >= MIN_TEXT_PX, sizes
 
 
-def test_on_a_phone_the_trace_table_is_readable_and_fits_its_box(site_url: str, browser) -> None:
+def test_on_a_phone_the_trace_table_is_readable_and_scrolls_in_its_box(
+    site_url: str, browser
+) -> None:
     context, page = open_at(browser, site_url + MODULE_04, PHONE)
     trace = page.locator("#tk-duty-panel-promote details.tk-trace")
     trace.locator("summary").click()
     cells = trace.locator("td")
     sizes = cells.evaluate_all("(all) => all.map((c) => parseFloat(getComputedStyle(c).fontSize))")
     assert sizes and min(sizes) >= MIN_TABLE_PX, min(sizes)
-    box = trace.locator(".tk-trace__scroll")
-    width = box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
-    assert width[0] <= width[1] + 1, f"the trace table scrolls sideways on a phone: {width}"
+    # Words are whole (tests/reader/test_timeline_seen.py): a wide row scrolls in the box.
     assert page.evaluate(SIDEWAYS)["page"] <= PHONE
     context.close()
 
@@ -114,7 +115,7 @@ def test_the_timeline_keeps_its_contrast_in_both_palettes(
     for duty in duties:
         page.locator(f"label[for=tk-duty-{duty}]").click()
         where = {"panel": f"#tk-duty-panel-{duty}", "fills": PALETTE_CLASSES}
-        where |= {"strokes": CLIENT_CLASSES, "nonTextFloor": NON_TEXT, "textFloor": TEXT}
+        where |= {"nonTextFloor": NON_TEXT, "textFloor": TEXT}
         for item in page.evaluate(CONTRAST, where):
             checked += 1
             bar_labels += item["where"] == "its bar"

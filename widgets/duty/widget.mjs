@@ -12,6 +12,8 @@ let enhanced = false;
 let pressRun = () => {};
 // What the console's box keeps of a session: its last characters (ten cut replies' worth).
 const CONSOLE_KEEP = 200000;
+// The query key of a question's "run it in the widget" link: the question whose run to show.
+const QUESTION_KEY = "question";
 
 // duty.js calls this when the reader's first move in the widget was a press on Run.
 export function pressedRun() {
@@ -90,10 +92,37 @@ export function enhance(section) {
     syncURL();
   }
 
-  for (const radio of radios) radio.addEventListener("change", () => place(null));
+  // A new duty: the status line spoke of the last one's run, which is no longer in view.
+  for (const radio of radios) {
+    radio.addEventListener("change", () => {
+      say("");
+      place(null);
+    });
+  }
   controls.addEventListener("input", syncURL);
   controls.addEventListener("change", syncURL);
   live.querySelector("[data-action=reset]").addEventListener("click", () => place(null));
+
+  // A link that changes the controls: the drawing under them must not be the default run as
+  // if it were the link's. A question's link ("run it in the widget", ?question=ID) shows the
+  // question's run as the build made it; any other link says that Run shows its run.
+  async function showLinkedRun(run, question) {
+    const state = run.querySelector(".tk-run__state");
+    state.textContent = "default run, not this link's: press Run for it";
+    if (!question || !/^[\w-]+$/.test(question)) return;
+    const url = new URL(`../checks/runs/${question}.html`, here);
+    try {
+      const answer = await fetch(url);
+      if (!answer.ok) return;
+      const target = run.querySelector(".tk-run__result");
+      target.innerHTML = await answer.text(); // made by the build's Python renderer, every text escaped
+      // The fragment's links are relative to its own address, not to this page's.
+      for (const link of target.querySelectorAll("a[href]")) link.href = new URL(link.getAttribute("href"), url).href;
+      state.textContent = "the question's run, as the build made it";
+    } catch {
+      // Offline without the fragment kept: the line above already says what the drawing is.
+    }
+  }
 
   // -- the status line and the first Run's progress bar ----------------------------------------
 
@@ -113,10 +142,14 @@ export function enhance(section) {
     const shared = running.find((radio) => radio.value === duty) || chosen();
     if (shared && runOf(shared)) {
       shared.checked = true;
-      const { values, problems } = readQuery(spec, query, defaultsOf(runOf(shared)));
+      const run = runOf(shared);
+      const question = query.get(QUESTION_KEY);
+      query.delete(QUESTION_KEY);
+      const { values, problems } = readQuery(spec, query, defaultsOf(run));
       place(values);
       const said = [problem, ...problems].filter(Boolean);
       if (said.length) say(`From this link: ${said.join(" ")}`);
+      else if (describe(spec, values, defaultsOf(run))) showLinkedRun(run, question);
     }
   } else if (!runOf(chosen())?.contains(live)) {
     place(null);

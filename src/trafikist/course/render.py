@@ -189,7 +189,12 @@ class Renderer:
         context["on_review"] = on_review
         owner = question.page if question.page.kind is Kind.MODULE else question.page.parent
         query = live_query(question)
-        context["live_link"] = f"id:{owner.id}?{query}#tk-duties-title" if owner and query else ""
+        # `question`: the widget shows that question's run as the build made it (widgets/duty).
+        context["live_link"] = (
+            f"id:{owner.id}?{query}&question={question.id}#tk-duties-title"
+            if owner and query
+            else ""
+        )
         return markupsafe.Markup(self._render("check.html.j2", **context).strip())
 
     def question_ids(self, page: Page, dives: bool = True) -> str:

@@ -19,22 +19,26 @@ from typing import Any
 from trafikist.model.trace import Failure, Reply, State, Step, Trace, jobs_in
 
 # -- layout of the timeline (SVG user units) ----------------------------------------------------
-# The page draws one unit as one CSS pixel or more (duty.css: min-width), so the 11.5-unit text
-# never renders under 11.5 px; on a screen narrower than WIDTH the figure scrolls in its box.
+# The page draws one unit as one CSS pixel or more (duty.css: min-width), so the 12-unit text
+# never renders under 12 px; on a screen narrower than WIDTH the figure scrolls in its box.
+# Each lane's name is written above it, not beside it: the whole width is the run's, and on a
+# phone the drawing is about two screens wide.
 WIDTH = 640
-LABEL_WIDTH = 144  # the lane names on the left: 20 characters
+FONT = 12  # duty.css sets it: .tk-tl
+CHAR_WIDTH = 7.2  # of the 12-unit monospace font, to decide whether a label fits in its bar
+PLOT_LEFT = 12  # half of the first tick label ("0 s"), centred on the first tick
 RIGHT_MARGIN = 22  # half of the widest tick label ("12.5 s"), centred on the last tick
-PLOT_LEFT = LABEL_WIDTH
-PLOT_WIDTH = WIDTH - LABEL_WIDTH - RIGHT_MARGIN
+PLOT_WIDTH = WIDTH - PLOT_LEFT - RIGHT_MARGIN
 AXIS_HEIGHT = 20
-ROW = 18  # one job (or one counter) in a lane
+NAME_LINE = 15  # a lane's name, above the lane
+ROW = 18  # one job (or one counter, or one client's commands) in a lane
 BAR = 14
-LANE_GAP = 6
+LANE_GAP = 5
 MIN_BAR = 2  # a stay of zero virtual time still shows as a sliver
-CHAR_WIDTH = 6.9  # of the 11.5-unit monospace font, to decide whether a label fits in its bar
-CLIENT_CLASSES = 8  # c0 … c7 in duty.css, reused in order
 
-# The queue's places, in the order a job moves through them; CSS class of each.
+# The queue's places, in the order a job moves through them; CSS class of each, and what the
+# legend calls its colour. One colour means one thing on every timeline of the site: every
+# client's commands are drawn alike, each in a lane of its own that names it.
 QUEUE_LANES = (
     ("schedule", "s"),
     ("pending", "p"),
@@ -42,10 +46,23 @@ QUEUE_LANES = (
     ("dead", "d"),
     ("done", "f"),
 )
-# Events drawn on the commands row: the kinds a reader must not miss.
+PAST_DUE = "sl"
+COLOURS = {
+    "s": "schedule",
+    PAST_DUE: "past due, still in schedule",
+    "p": "pending",
+    "a": "active",
+    "d": "dead",
+    "f": "done",
+    "x": "stream length",
+    "g": "pending entries",
+    "n": "failure count",
+}
+# Events drawn in their client's lane: the kinds a reader must not miss, each a mark of its own.
 MARKED_EVENTS = {"crash": "✕", "restart": "↻", "refused": "⊘"}
 # Events the trace table leaves out: the blocked command's reply cell says it already.
 EVENTS_SHOWN_IN_REPLY = frozenset({"wake", "timeout"})
+BREAKABLE_WORD = re.compile(r"[^\s<>]*[-/][^\s<>]*")
 PLAIN_WORD = re.compile(r"^[\w@:./+*<>=-]+$")
 
 
@@ -222,30 +239,42 @@ def render_timeline_svg(trace: Trace) -> str:
     axis = path_data([(PLOT_LEFT, AXIS_HEIGHT, f"H{WIDTH - RIGHT_MARGIN}", PLOT_WIDTH, 0), *ticks])
     parts.append(f'<path class="tk-tl__axis" d="{axis}"/>')
     axis_end = len(parts)
-
-    # Commands: one path per client, a short upright stroke for each command it sends.
-    clients = clients_in_order(trace)
     y += 4
     lanes = _Lanes()
-    lanes.label("commands", y, ROW)
+
+    # Commands: a lane for each client, a short upright stroke for each command it sends, and
+    # under them the marks of what befell it (a crash, a restart, a refusal). Every client is
+    # drawn alike: its lane's name says whose commands they are.
     strokes: dict[str, list[tuple[int, int, str, int, int]]] = {}
+    marks: dict[str, list[tuple[float, str]]] = {}
     for step_data in trace["steps"]:
-        stroke = (whole(x(float(step_data["t"]))), y + 1, f"v{BAR}", 0, BAR)
-        mine = strokes.setdefault(step_data["client"], [])
-        if stroke not in mine:  # commands a millisecond apart share one stroke
-            mine.append(stroke)
-    for name in clients:
-        if name in strokes:
-            css = f"c{clients.index(name) % CLIENT_CLASSES}"
-            parts.append(f'<path class="tk-tl__cmd {css}" d="{path_data(strokes[name])}"/>')
+        strokes.setdefault(step_data["client"], []).append(
+            (whole(x(float(step_data["t"]))), 0, f"v{BAR}", 0, BAR)
+        )
     for event in trace["events"]:
-        mark = MARKED_EVENTS.get(event["kind"])
-        if mark:
-            parts.append(
-                f'<text class="tk-tl__event tk-tl__event--{esc(event["kind"])}" '
-                f'x="{fmt0(x(float(event["t"])))}" y="{y + ROW + 10}">{mark}</text>'
-            )
-    y += ROW + 12 + LANE_GAP
+        if event["kind"] in MARKED_EVENTS:
+            marks.setdefault(event["client"], []).append((x(float(event["t"])), event["kind"]))
+    clients = clients_in_order(trace)
+    clients += [name for name in marks if name not in clients]
+    cmd_pieces: list[tuple[int, int, str, int, int]] = []
+    for name in clients:
+        if name not in strokes and name not in marks:
+            continue
+        lanes.name(f"{name} · commands", y)
+        top = y + NAME_LINE + (ROW - BAR) // 2
+        for stroke in dict.fromkeys(strokes.get(name, [])):  # a millisecond apart: one stroke
+            cmd_pieces.append((stroke[0], top, *stroke[2:]))
+        y += NAME_LINE + ROW
+        if name in marks:
+            for at, kind in marks[name]:
+                parts.append(
+                    f'<text class="tk-tl__event tk-tl__event--{esc(kind)}" '
+                    f'x="{fmt0(at)}" y="{y + 11}">{MARKED_EVENTS[kind]}</text>'
+                )
+            y += ROW - 4
+        y += LANE_GAP
+    if cmd_pieces:
+        parts.append(f'<path class="tk-tl__cmd" d="{path_data(cmd_pieces)}"/>')
 
     # The queue's places: one sub-row per job that ever sits there.
     bars = _Bars()
@@ -256,7 +285,7 @@ def render_timeline_svg(trace: Trace) -> str:
                 continue
             by_job = stays(shots, lane, end)
             rows = max(1, len(by_job))
-            lanes.box(lane, y, rows)
+            y = lanes.box(lane, y, rows)
             for row, (job, intervals) in enumerate(by_job.items()):
                 top = y + row * ROW + (ROW - BAR) // 2
                 for start, stop in intervals:
@@ -264,9 +293,9 @@ def render_timeline_svg(trace: Trace) -> str:
                     job_due = due.get(job)
                     if lane == "schedule" and job_due is not None and start < job_due < stop:
                         # Past its due time a job still waits in schedule until a sweep moves it.
-                        pieces = [(start, job_due, css), (job_due, stop, "sl")]
+                        pieces = [(start, job_due, css), (job_due, stop, PAST_DUE)]
                     elif lane == "schedule" and job_due is not None and job_due <= start:
-                        pieces = [(start, stop, "sl")]
+                        pieces = [(start, stop, PAST_DUE)]
                     for first, last, piece_css in pieces:
                         bars.add(x(first), x(last), top, piece_css, job)
             y += rows * ROW + LANE_GAP
@@ -278,14 +307,14 @@ def render_timeline_svg(trace: Trace) -> str:
         ("failures", "n", "count "),
     ):
         for name, runs in counter_series(shots, section, end).items():
-            lanes.box(prefix + _short_name(section, name), y, 1)
+            y = lanes.box(prefix + _short_name(section, name), y, 1)
             top = y + (ROW - BAR) // 2
             for start, stop, label in runs:
                 if label not in ("0", ""):
                     bars.add(x(start), x(stop), top, css, label)
             y += ROW + LANE_GAP
 
-    # The lanes' backgrounds under everything else, their names beside them.
+    # The lanes' backgrounds under everything else, their names above them.
     parts[axis_end:axis_end] = lanes.markup()
     parts += bars.markup()
     height = y + 2
@@ -313,20 +342,26 @@ class _Lanes:
     """Every lane's background as one path and every lane's name as one text of tspans: the
     same drawing in less markup (nine timelines share module 04's weight budget)."""
 
+    LONGEST = 80  # characters of a lane's name: the drawing's width
+
     def __init__(self) -> None:
         self.backgrounds: list[tuple[int, int, str, int, int]] = []
         self.names: list[str] = []
 
-    def label(self, text: str, top: float, height: float) -> None:
-        shown = text if len(text) <= 20 else text[:19] + "…"
-        baseline = fmt0(top + height / 2 + 4)
-        self.names.append(f'<tspan x="4" y="{baseline}">{escape_text(shown)}</tspan>')
+    def name(self, text: str, top: int) -> None:
+        """The lane's name on its own line at `top`, above the lane."""
+        shown = text if len(text) <= self.LONGEST else text[: self.LONGEST - 1] + "…"
+        self.names.append(
+            f'<tspan x="{PLOT_LEFT}" y="{top + NAME_LINE - 4}">{escape_text(shown)}</tspan>'
+        )
 
-    def box(self, text: str, top: float, rows: int) -> None:
-        height = rows * ROW
-        drawing = f"h{PLOT_WIDTH}v{height}h-{PLOT_WIDTH}z"
-        self.backgrounds.append((PLOT_LEFT, whole(top), drawing, 0, 0))
-        self.label(text, top, height)
+    def box(self, text: str, top: int, rows: int) -> int:
+        """A named lane of `rows` rows whose name starts at `top`; where its rows start."""
+        self.name(text, top)
+        top += NAME_LINE
+        drawing = f"h{PLOT_WIDTH}v{rows * ROW}h-{PLOT_WIDTH}z"
+        self.backgrounds.append((PLOT_LEFT, top, drawing, 0, 0))
+        return top
 
     def markup(self) -> list[str]:
         parts = []
@@ -415,8 +450,8 @@ def trace_rows(
         # (trafikist.core.theme), which HTML allows, so a long trace stays light.
         cells = (
             f"<td>{seconds(float(step['t']))}</td><td>{escape_text(step['client'])}</td>"
-            f"<td>{escape_text(step['via'])}</td><td>{escape_text(command)}</td>"
-            f"<td>{escape_text(_step_reply(step))}</td>"
+            f"<td>{escape_text(step['via'])}</td><td>{whole_words(command)}</td>"
+            f"<td>{whole_words(_step_reply(step))}</td>"
         )
         mark = ' class="tk-trace__decides"' if decides == ("step", index) else ""
         rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}</tr>"))
@@ -426,13 +461,20 @@ def trace_rows(
         words = f"{event['kind']}: {event['text']}"
         cells = (
             f"<td>{seconds(float(event['t']))}</td><td>{escape_text(event['client'])}</td>"
-            f'<td colspan="3">{escape_text(words)}</td>'
+            f'<td colspan="3">{whole_words(words)}</td>'
         )
         decided = " tk-trace__decides" if decides == ("event", index) else ""
         row = f'<tr class="tk-trace__event{decided}">{cells}</tr>'
         rows.append((float(event["t"]), 1, index, row))
     rows.sort(key=lambda row: row[:3])
     return rows
+
+
+def whole_words(text: str) -> str:
+    """Element content whose lines break between words only: a browser breaks a line after a
+    hyphen or a slash too, inside an entry id ("1700000001500-" and "0"), so each word that
+    has one is kept whole (duty.css: a trace's <span>; no class, for the page's weight)."""
+    return BREAKABLE_WORD.sub(r"<span>\g<0></span>", escape_text(text))
 
 
 def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: str = "") -> str:
@@ -461,23 +503,23 @@ def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: 
 # -- the whole result ----------------------------------------------------------------------------
 
 
-def legend_html(trace: Trace, drawn: str | None = None) -> str:
-    """The colours of the timeline: each client that sends, and the two marks of places; given
-    the `drawn` timeline, only the marks it shows."""
-    clients = clients_in_order(trace)
-    sent = {step["client"] for step in trace["steps"]}
-    swatches = "".join(
-        f'<span class="tk-tl__key"><span class="tk-tl__swatch c{index % CLIENT_CLASSES}">'
-        f"</span>{escape_text(name)}</span>"
-        for index, name in enumerate(clients)
-        if name in sent
-    )
-    places = "".join(
+def legend_html(drawn: str) -> str:
+    """What each colour and mark of the `drawn` timeline means: each one it shows, and only
+    those."""
+    command = '<span class="tk-tl__swatch tk-tl__cmd"></span>a command'
+    keys = [f'<span class="tk-tl__key">{command}</span>']
+    keys += [
         f'<span class="tk-tl__key"><span class="tk-tl__swatch {css}"></span>{text}</span>'
-        for css, text in (("sl", "past due, still in schedule"), ("x", "stream length"))
-        if drawn is None or f'class="{css}"' in drawn
-    )
-    return f'<span class="tk-tl__legend">{swatches}{places}</span>'
+        for css, text in COLOURS.items()
+        if f'class="{css}"' in drawn
+    ]
+    keys += [
+        f'<span class="tk-tl__key"><span class="tk-tl__mark" aria-hidden="true">{mark}</span>'
+        f"{kind}</span>"
+        for kind, mark in MARKED_EVENTS.items()
+        if f"tk-tl__event--{kind}" in drawn
+    ]
+    return f'<span class="tk-tl__legend">{"".join(keys)}</span>'
 
 
 def choices_html(trace: Trace, known: Iterable[str], href: str = "#tk-choice-") -> str:
@@ -531,7 +573,9 @@ def render_result_html(
     # what carries data-search-exclude.
     return (
         f'<figure class="tk-run__figure" data-search-exclude>{scroll_box}{drawn}</div>\n'
-        f"<figcaption>{caption} {legend_html(trace, drawn)}</figcaption></figure>\n"
+        f'<figcaption><span class="tk-tl__hint">Scroll sideways: the run goes on to '
+        f"{fmt(float(trace['duration'] or 0), 3)} s.</span> {caption} {legend_html(drawn)}"
+        "</figcaption></figure>\n"
         f"{choices_html(trace, known_choices, choices_href)}\n"
         f"{render_trace_html(trace, decides, of)}"
     )
