@@ -332,6 +332,11 @@ COMPARE_JS = (
 )
 
 
+# The length of a 1 px ring round each of an element's boxes (one, or one a line when inline).
+PERIMETER_JS = """(el) => [...el.getClientRects()]
+  .reduce((sum, rect) => sum + 2 * (rect.width + rect.height), 0)"""
+
+
 def focus_from_keyboard(page: Page, locator: Locator) -> None:
     """Focus the control as a keyboard reader does (Chromium then matches :focus-visible)."""
     locator.scroll_into_view_if_needed()
@@ -341,11 +346,16 @@ def focus_from_keyboard(page: Page, locator: Locator) -> None:
     assert locator.evaluate("(el) => el === document.activeElement && el.matches(':focus-visible')")
 
 
-def focus_mark(page: Page, locator: Locator, margin: int = 6) -> FocusMark:
+def focus_mark(
+    page: Page, locator: Locator, margin: int = 6, shown: Locator | None = None
+) -> FocusMark:
     """Shoot the control's box (and `margin` px around it) focused from the keyboard and then
-    blurred, and compare the two images pixel by pixel."""
+    blurred, and compare the two images pixel by pixel. `shown`: what draws the control when
+    the control itself is not seen (a radio drawn as its label). A link that wraps is ringed
+    line by line: the ring needed is its lines' perimeters, not its whole box's."""
     focus_from_keyboard(page, locator)
-    box = locator.bounding_box()
+    drawn = shown or locator
+    box = drawn.bounding_box()
     assert box is not None, f"{locator} has no box"
     clip: Clip = {
         "x": max(box["x"] - margin, 0),
@@ -361,7 +371,7 @@ def focus_mark(page: Page, locator: Locator, margin: int = 6) -> FocusMark:
         COMPARE_JS,
         [base64.b64encode(focused).decode(), base64.b64encode(blurred).decode(), NON_TEXT],
     )
-    perimeter = round(2 * (box["width"] + box["height"]))
+    perimeter = round(drawn.evaluate(PERIMETER_JS))
     return FocusMark(int(found["changed"]), int(found["strong"]), perimeter, float(found["best"]))
 
 
