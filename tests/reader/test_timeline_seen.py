@@ -1,0 +1,195 @@
+"""The timelines of the site as a reader sees them, at 390 and 1366 px, in both palettes, under
+both engines: on a phone a timeline shows that it scrolls and gives the run its width; its
+legend lists each colour and mark it draws; one colour means one thing on every timeline of
+the site (the duties', the dives' worked examples and every question's run); and the trace
+under it breaks no word."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from support import MODULE_04
+from support.seen import View, assert_no_sideways_scroll, seen, text_problems
+
+pytestmark = pytest.mark.browser
+
+DIVES = [
+    "trafikist/04-blocking-timers-and-the-bus/01-who-moves-time-today/index.html",
+    "trafikist/04-blocking-timers-and-the-bus/03-the-native-bus/index.html",
+]
+RUNS = "assets/trafikist/checks/runs"
+MIN_TEXT_PX = 12
+SWIPES = 2.5  # the whole run in a few swipes: the drawing is at most this many boxes wide
+LABELS = 0.1  # the lanes' names take no more than this share of the box's width
+
+# Each timeline a reader can see: the width of its box and of the drawing, where the run's
+# first tick is, and whether the line under it that says it scrolls is seen.
+SCROLLS = """() => [...document.querySelectorAll(".tk-tl__scroll")]
+  .filter((box) => box.checkVisibility())
+  .map((box) => {
+    const tick = box.querySelector(".tk-tl__axis").getBoundingClientRect().left;
+    const hint = box.closest("figure").querySelector(".tk-tl__hint");
+    return { box: box.clientWidth, drawing: box.scrollWidth,
+             start: (tick - box.getBoundingClientRect().left) / box.clientWidth,
+             hint: hint.checkVisibility(), name: box.getAttribute("aria-label") };
+  })"""
+
+
+def timeline_pages(site_url: str) -> list[str]:
+    return [site_url + MODULE_04, *(site_url + dive for dive in DIVES)]
+
+
+def test_on_a_phone_a_timeline_shows_it_scrolls_and_gives_the_run_the_width(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    for url in timeline_pages(site_url):
+        view = reader(url, viewport=viewport, palette=palette)
+        found = view.page.evaluate(SCROLLS)
+        assert found, f"no timeline seen on {url}"
+        for box in found:
+            assert box["start"] <= LABELS, f"{box['name']}: the run starts at {box['start']:.0%}"
+            if viewport == "phone":
+                assert box["drawing"] > box["box"], box
+                assert box["hint"], f"{box['name']}: nothing says the drawing scrolls"
+                assert box["drawing"] <= SWIPES * box["box"], box
+            else:
+                assert box["drawing"] <= box["box"] + 1 and not box["hint"], box
+        assert_no_sideways_scroll(view.page, url)
+
+
+# Each figure's drawing as the reader sees its colours: the fill of each bar and the stroke of
+# the commands, the marks, and the legend's keys (its words, its swatch's colour, its mark).
+COLOURS = """(root) => [...root.querySelectorAll("figure.tk-run__figure")].map((figure) => {
+  const svg = figure.querySelector("svg.tk-tl");
+  const style = (el) => getComputedStyle(el);
+  const paths = [...svg.querySelectorAll("path:not(.tk-tl__bg, .tk-tl__axis, .tk-tl__cmd)")];
+  return {
+    name: figure.querySelector(".tk-tl__scroll").getAttribute("aria-label"),
+    fills: paths.map((path) => style(path).fill),
+    strokes: [...svg.querySelectorAll(".tk-tl__cmd")].map((path) => style(path).stroke),
+    marks: [...svg.querySelectorAll("text.tk-tl__event")]
+      .map((mark) => [mark.textContent, style(mark).fill]),
+    keys: [...figure.querySelectorAll(".tk-tl__key")].map((key) => {
+      const swatch = key.querySelector(".tk-tl__swatch");
+      const mark = key.querySelector(".tk-tl__mark");
+      return { words: key.textContent.replace(mark?.textContent ?? "", "").trim(),
+               colour: swatch ? style(swatch).backgroundColor : null,
+               mark: mark?.textContent ?? null };
+    }),
+  };
+})"""
+
+# Every question's run, as "Show the run" puts it into the page, appended to the page's end.
+ADD_RUNS = """async (urls) => {
+  for (const url of urls) {
+    const box = document.createElement("div");
+    box.className = "tk-test-run";
+    box.innerHTML = await (await fetch(url)).text();
+    document.querySelector("article").append(box);
+  }
+}"""
+
+
+def every_timeline(page: Page, site_url: str, built_site: Path) -> list[dict]:
+    """The timelines of the site: the module's duties, the dives', every question's run."""
+    found: list[dict] = []
+    for url in timeline_pages(site_url):
+        page.goto(url, wait_until="load")
+        found += page.locator("body").evaluate(COLOURS)
+    runs = sorted(path.name for path in (built_site / RUNS).glob("*.html"))
+    assert len(runs) > 10, runs
+    page.goto(site_url + MODULE_04, wait_until="load")
+    page.evaluate("document.querySelectorAll('article figure').forEach((f) => f.remove())")
+    page.evaluate(ADD_RUNS, [f"{site_url}{RUNS}/{name}" for name in runs])
+    found += page.locator("body").evaluate(COLOURS)
+    return found
+
+
+def test_one_colour_means_one_thing_on_every_timeline_and_each_legend_lists_its_own(
+    reader: Callable[..., View], site_url: str, built_site: Path, palette: str
+) -> None:
+    view = reader(site_url + MODULE_04, viewport="desktop", palette=palette)
+    figures = every_timeline(view.page, site_url, built_site)
+    assert len(figures) > 20, len(figures)
+    meaning: dict[str, set[str]] = defaultdict(set)  # a colour: what the legends call it
+    colour_of: dict[str, set[str]] = defaultdict(set)  # a legend's words: their colours
+    unlisted = []
+    for figure in figures:
+        keys = figure["keys"]
+        listed = {key["colour"] for key in keys if key["colour"]}
+        marks = {key["mark"] for key in keys if key["mark"]}
+        for key in keys:
+            if key["colour"]:
+                meaning[key["colour"]].add(key["words"])
+                colour_of[key["words"]].add(key["colour"])
+        drawn = set(figure["fills"]) | set(figure["strokes"])
+        unlisted += [f"{figure['name']}: colour {colour}" for colour in drawn - listed]
+        unlisted += [f"{figure['name']}: mark {mark}" for mark, _ in figure["marks"]
+                     if mark not in marks]  # fmt: skip
+        # Every client's commands are drawn alike, in the colour the legend gives a command.
+        assert len(set(figure["strokes"])) <= 1, figure["strokes"]
+    assert unlisted == [], "\n".join(unlisted)
+    assert {colour: words for colour, words in meaning.items() if len(words) > 1} == {}
+    assert {words: cs for words, cs in colour_of.items() if len(cs) > 1} == {}
+    assert {"a command", "pending", "active", "dead", "past due, still in schedule"} <= set(
+        colour_of
+    )
+
+
+# Each SVG text's font size as rendered: its computed size in user units times the drawing's
+# scale on screen (the SVG's screen matrix).
+SVG_TEXT = """() => [...document.querySelectorAll("svg.tk-tl")]
+  .filter((svg) => svg.checkVisibility())
+  .flatMap((svg) => [...svg.querySelectorAll("text")].map((text) =>
+    parseFloat(getComputedStyle(text).fontSize) * svg.getScreenCTM().a))"""
+
+
+def test_a_timelines_text_and_its_legend_are_readable(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    for url in timeline_pages(site_url):
+        view = reader(url, viewport=viewport, palette=palette)
+        sizes = view.page.evaluate(SVG_TEXT)
+        assert sizes and min(sizes) >= MIN_TEXT_PX - 0.01, (url, min(sizes))
+        problems = text_problems(view.page, "figure.tk-run__figure")
+        assert problems == [], "\n".join(problems)
+
+
+# Each word of each cell of the trace that the browser set on more than one line.
+BROKEN_WORDS = """(root) => {
+  const broken = [];
+  const cells = document.createTreeWalker(root.querySelector("tbody"), NodeFilter.SHOW_TEXT);
+  for (let node = cells.nextNode(); node; node = cells.nextNode()) {
+    const text = node.textContent;
+    for (const match of text.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_trace_breaks_no_word_and_scrolls_in_its_own_box(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    view = reader(site_url + MODULE_04, viewport=viewport, palette=palette)
+    page = view.page
+    for duty in page.locator(".tk-duty").evaluate_all("(all) => all.map((d) => d.dataset.duty)"):
+        page.locator(f"label[for=tk-duty-{duty}]").click()
+        trace = page.locator(f"#tk-duty-panel-{duty} details.tk-trace")
+        trace.locator("summary").click()
+        box = trace.locator(".tk-trace__scroll")
+        assert seen(box) == [True]
+        assert box.evaluate(BROKEN_WORDS) == [], duty
+        assert_no_sideways_scroll(page, f"{duty}'s trace")
+        problems = text_problems(page, f"#tk-duty-panel-{duty} .tk-trace")
+        assert problems == [], "\n".join(problems)
