@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -325,3 +326,41 @@ def test_a_transcript_name_that_climbs_out_is_refused_at_its_line(tmp_path: Path
         "list by its file in the module's transcripts/, without '.txt', in lowercase letters, "
         "digits and dashes (like '03-park')."
     ), message
+
+
+# -- a site folder that cannot be written ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("number", "reason", "expected"),
+    [
+        (errno.ENOSPC, "No space left on device",
+         "cannot be written: No space left on device. Fix: Free space on its disk; the last "
+         "site is unchanged."),
+        (errno.EROFS, "Read-only file system",
+         "cannot be written: Read-only file system. Fix: Name a site folder on a disk that can "
+         "be written (-d); the last site is unchanged."),
+        (errno.EACCES, "Permission denied",
+         "cannot be opened: Permission denied. Fix: Give the build the right to read and write "
+         "it, or name another site folder (-d); the last site is unchanged."),
+    ],
+    ids=["a full disk", "a read-only disk", "a folder the build may not write"],
+)  # fmt: skip
+def test_a_site_folder_that_cannot_be_written_is_named_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int, reason: str, expected: str
+) -> None:
+    """It used to name the source read last (reference/model-choices.md), which was not at
+    fault; the staging folder's name is the site folder's, as the author named it."""
+    staging = tmp_path / ".site-building-x1y2z3"
+    real = Path.write_bytes
+
+    def refused(self: Path, data: bytes) -> int:
+        if staging in self.parents:
+            raise OSError(number, reason, str(self))
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", refused)
+    with pytest.raises(OSError) as caught, reading(Path("modules/reference/model-choices.md")):
+        write_site_files(staging, [SiteFile("assets/a.js", b"x")])
+    message = str(unexpected(caught.value, CONFIG))
+    assert message == f"{tmp_path / 'site' / 'assets' / 'a.js'}: {expected}"

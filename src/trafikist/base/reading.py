@@ -14,6 +14,7 @@ trafikist.base.files.read_source_text). One context variable, set once per step 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import traceback
@@ -79,6 +80,8 @@ def unexpected(
     was raised (or `source`, when the caller knows better; `fallback`, mkdocs.yml, when none
     was), what was raised, and what to do. The adapters raise it `from error`, so that
     `--debug` can show the traceback."""
+    if isinstance(error, OSError) and error.filename and error.errno in _CANNOT_WRITE:
+        return cannot_write(error)
     where = (
         (Reading(source) if source is not None else None)
         or getattr(error, _TAG, None)
@@ -98,6 +101,35 @@ def unexpected(
         "leads nowhere, very deep nesting) and correct it; if the file is right, this is a bug "
         f"of the build: rerun with --debug (or {DEBUG_VARIABLE}=1) and report its traceback.",
     )
+
+
+# A file the system refused the build, by the reason: what it says, and what to do.
+_CANNOT_WRITE = {
+    errno.ENOSPC: ("cannot be written", "Free space on its disk"),
+    errno.EDQUOT: ("cannot be written", "Free space within the disk quota"),
+    errno.EROFS: ("cannot be written", "Name a site folder on a disk that can be written (-d)"),
+    errno.EACCES: ("cannot be opened", "Give the build the right to read and write it, or name "
+                   "another site folder (-d)"),
+    errno.EPERM: ("cannot be opened", "Give the build the right to read and write it, or name "
+                  "another site folder (-d)"),
+}  # fmt: skip
+# The site is built in a staging folder beside the site folder (trafikist.core.staging:
+# `.NAME-building-XXXX`): a path there is named as the site folder's own.
+_STAGING = re.compile(r"(?:^|(?<=/))\.(?P<name>[^/]+)-(?:building|previous)-[^/]+(?=/|$)")
+
+
+def cannot_write(error: OSError) -> CourseError:
+    """A file the build writes (in the site folder, most often) that the system refused: the
+    file and the reason, not the source read last, which is not at fault."""
+    path = _STAGING.sub(lambda match: match["name"], os.fsdecode(error.filename))
+    try:
+        shown: str = os.path.relpath(path)
+    except ValueError:
+        shown = path
+    shown = path if shown.startswith("..") else shown
+    reason = error.strerror or errno.errorcode.get(error.errno or 0, "an error")
+    what, fix = _CANNOT_WRITE[error.errno or 0]
+    return CourseError.at(shown, None, f"{what}: {reason}", f"{fix}; the last site is unchanged.")
 
 
 def traceback_text(error: BaseException) -> str:
