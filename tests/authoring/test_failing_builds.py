@@ -210,3 +210,20 @@ def test_a_good_build_replaces_the_site(project: Path, good_site: GoodSite) -> N
     assert result.returncode == 0, result.stderr
     assert set(digest(project / "site")) == set(good_site.files)
     assert build_leftovers(project) == []
+
+
+# -- mkdocs.yml (issue 28) ------------------------------------------------------------------------
+
+
+def test_a_required_markdown_extension_removed(project: Path, good_site: GoodSite) -> None:
+    """MkDocs built the course with its blocks printed as text, exit 0; Zensical too."""
+    config = Path("mkdocs.yml")
+    edit(project / config, "  - trafikist.course.markdown.blocks\n", "")
+    line = edit(project / config, "markdown_extensions:\n", "markdown_extensions:\n")
+    message = assert_build_fails(
+        project, good_site,
+        r"markdown_extensions does not list 'trafikist\.course\.markdown\.blocks', which the "
+        r"course's pages are written for",
+        file=config, line=line,
+    )  # fmt: skip
+    assert "Fix: Add '- trafikist.course.markdown.blocks' under markdown_extensions:" in message

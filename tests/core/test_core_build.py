@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from trafikist.base.errors import CourseError
+from trafikist.core.config import REQUIRED_EXTENSIONS
 from trafikist.core.options import DEFAULTS, BuildOptions
 from trafikist.core.project import read_project
 from trafikist.core.sitedir import MARKER
@@ -71,9 +72,12 @@ def test_the_zensical_adapter_reads_mkdocs_yml_with_its_tags(tmp_path: Path) -> 
         "theme:\n  name: material\n  custom_dir: overrides\n"
         "markdown_extensions:\n  - pymdownx.emoji:\n"
         "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n"
-        "plugins:\n  - search\n  - trafikist:\n      modules_dir: course\n",
+        + "".join(f"  - {name}\n" for name in REQUIRED_EXTENSIONS)
+        + "plugins:\n  - search\n  - trafikist:\n      modules_dir: course\n",
         encoding="utf-8",
     )
+    for folder in ("course", "widgets"):  # the plugin's folders are the project's
+        (tmp_path / folder).mkdir()
     project = read_project(config)
     assert project.options.modules_dir == "course"
     assert project.site_dir == tmp_path / "out"

@@ -36,7 +36,10 @@ def core_build(project: Path, *, strict: bool = True, snapshot: bool = False) ->
 def _core_build(
     project: Path, strict: bool, snapshot: bool, table: dict[str, dict[str, Any]]
 ) -> str | None:
-    options = read_project(project / "mkdocs.yml").options
+    try:
+        options = read_project(project / "mkdocs.yml").options
+    except CourseError as error:  # mkdocs.yml itself (trafikist.core.config.check_config)
+        return str(error)
     if not snapshot:
         options = dataclasses.replace(options, memory_snapshot=False)
     build = CourseBuild(project, options, strict=strict)

@@ -9,6 +9,7 @@ build reads, the theme, the Markdown extensions and the `trafikist` plugin's blo
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,3 +129,79 @@ def _key_lines(node: yaml.Node | None, at: KeyPath, lines: dict[KeyPath, int]) -
             path = (*at, index)
             lines.setdefault(path, item.start_mark.line + 1)
             _key_lines(item, path, lines)
+
+
+# The Markdown extensions the course's pages are written for: without one, a page builds with
+# its blocks, attribute lists or fences printed as text.
+REQUIRED_EXTENSIONS = (
+    "attr_list",
+    "md_in_html",
+    "toc",
+    "pymdownx.superfences",
+    "trafikist.course.markdown.blocks",
+    "trafikist.course.markdown.sections",
+)
+THEME = "material"
+_SCHEME = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def check_config(config: ConfigFile) -> None:
+    """What mkdocs.yml must hold for the course, at its line (`mkdocs.yml:LINE: what. Fix:
+    how.`), under both engines and before anything is built: the theme the overrides are
+    written for, the Markdown extensions the pages need, the plugin's folders, and a Pyodide
+    address the page may load from."""
+    theme = config.data.get("theme")
+    name = theme.get("name") if isinstance(theme, dict) else theme
+    if name != THEME:
+        raise CourseError.at(
+            config.path,
+            config.line("theme", "name"),
+            f"the theme is {name!r}, and the course's pages and overrides are written for "
+            f"mkdocs-material ('{THEME}'): another theme builds a site without them.",
+            f"Set 'theme: name: {THEME}' (with 'custom_dir: overrides'), as the repository's "
+            "mkdocs.yml has it.",
+        )
+    extensions = config.data.get("markdown_extensions")
+    names = {
+        entry if isinstance(entry, str) else next(iter(entry), "")
+        for entry in (extensions if isinstance(extensions, list) else [])
+        if isinstance(entry, str) or (isinstance(entry, dict) and entry)
+    }
+    if isinstance(extensions, dict):
+        names = set(extensions)
+    missing = [name for name in REQUIRED_EXTENSIONS if name not in names]
+    if missing:
+        raise CourseError.at(
+            config.path,
+            config.line("markdown_extensions"),
+            f"markdown_extensions does not list '{missing[0]}', which the course's pages are "
+            "written for: they would build with it printed as text.",
+            f"Add '- {missing[0]}' under markdown_extensions:, as the repository's mkdocs.yml "
+            "has it.",
+        )
+    options = config.plugin_options()
+    if not isinstance(options, dict):
+        return
+    for option in ("modules_dir", "widgets_dir"):
+        value = options.get(option)
+        if isinstance(value, str) and not (config.base_dir / value).is_dir():
+            raise CourseError.at(
+                config.path,
+                config.option_line(option),
+                f"the trafikist option '{option}' names '{value}', which is not a folder of "
+                "the project.",
+                f"Name the folder that holds the course's {option.removesuffix('_dir')} "
+                f"(relative to mkdocs.yml), or remove the option for its default.",
+            )
+    url = options.get("pyodide_url")
+    if isinstance(url, str) and url.strip():
+        scheme = _SCHEME.match(url.strip())
+        if scheme is not None and scheme["scheme"].lower() not in ("http", "https"):
+            raise CourseError.at(
+                config.path,
+                config.option_line("pyodide_url"),
+                f"the trafikist option 'pyodide_url' is {url!r}: a page loads Pyodide over "
+                f"http(s) or from its own site, never from a '{scheme['scheme']}:' address.",
+                "Give an http(s) address, a path relative to the site, or remove the option "
+                "to serve the site's own Pyodide.",
+            )

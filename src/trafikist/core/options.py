@@ -58,7 +58,7 @@ class BuildOptions:
             if name not in known:
                 raise CourseError.at(
                     source,
-                    None,
+                    option_line(source, name),
                     f"the trafikist plugin has no option '{name}'.",
                     f"Use one of: {', '.join(known)}.",
                 )
@@ -67,7 +67,7 @@ class BuildOptions:
             if value is not None and not isinstance(value, expected):
                 raise CourseError.at(
                     source,
-                    None,
+                    option_line(source, name),
                     f"the trafikist option '{name}' must be a {expected.__name__}, not {value!r}.",
                     f"Write a {expected.__name__}, as the default {default!r} is.",
                 )

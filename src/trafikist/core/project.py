@@ -13,7 +13,7 @@ from pathlib import Path
 
 from trafikist.base.errors import CourseError
 from trafikist.base.reading import reading
-from trafikist.core.config import ConfigFile, read_config
+from trafikist.core.config import ConfigFile, check_config, read_config
 from trafikist.core.options import BuildOptions
 from trafikist.core.sitedir import SiteDirChoice, course_reads
 from trafikist.course.markdown.without_plugin import COURSE_FILE, missing_plugin
@@ -82,6 +82,7 @@ def _read_project(config: ConfigFile, site_dir: Path | None) -> Project:
     base = config.base_dir
     if config.plugin_entry() is None and (base / COURSE_FILE).is_file():
         raise CourseError(missing_plugin(config_file, config.line("plugins")))
+    check_config(config)
     data = config.data
     theme = data.get("theme") or {}
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None

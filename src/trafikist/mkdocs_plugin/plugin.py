@@ -43,7 +43,7 @@ from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
 from trafikist.core.checks_child import ChecksInChild
-from trafikist.core.config import read_config
+from trafikist.core.config import check_config, read_config
 from trafikist.core.files import SiteFile, site_target
 from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
 from trafikist.core.session import AUTHORS_FOLDER, CourseBuild
@@ -441,6 +441,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         or site_dir in mkdocs.yml. `mkdocs serve` builds into a folder of its own: there, only
         a site_dir that would destroy a source on the next build is refused."""
         settings = read_config(self.config_file)
+        check_config(settings)
         named = settings.site_dir()
         given = named if self.serving else Path(os.path.abspath(config.site_dir))
         choice = SiteDirChoice(
