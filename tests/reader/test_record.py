@@ -124,6 +124,8 @@ def test_clear_asks_first_and_can_be_undone_until_the_page_is_left(
     expect(entry(view, "when-a-due-job-moves").locator(".tk-review__last")).to_have_text(
         "Not answered yet."
     )
+    # With nothing left to clear, only Undo is offered.
+    assert_unseen(page.locator(".tk-review__clear"), "Clear my record with no record")
     page.get_by_role("button", name="Undo").click()
     expect(page.locator(".tk-review__status")).to_contain_text("Your record is back.")
     assert len(stored(view)["questions"]["when-a-due-job-moves"]) == 1
@@ -132,8 +134,12 @@ def test_clear_asks_first_and_can_be_undone_until_the_page_is_left(
     page.get_by_role("button", name="Clear my record").click()
     page.get_by_role("button", name="Clear it").click()
     view.goto(site_url + REVIEW)
+    page.locator(".tk-review__last").first.wait_for()
     assert_unseen(page.locator(".tk-review__undo"), "Undo after the page was left")
+    assert_unseen(page.locator(".tk-review__clear"), "Clear my record with no record")
     assert stored(view)["questions"] == {}
+    bring_to(page.locator("section.tk-check").first, "wrong")  # an answer on the review page
+    expect(page.get_by_role("button", name="Clear my record")).to_be_visible()
     assert_quiet(view)
 
 

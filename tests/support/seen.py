@@ -504,6 +504,8 @@ TEXT_JS = (
     if (exclude && el.closest(exclude)) continue;
     if (el.closest("svg, script, style, template, noscript")) continue;
     if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const own = el.getBoundingClientRect();
+    if (own.width < 2 || own.height < 2) continue;  // clipped to a pixel: for screen readers
     const range = document.createRange();
     range.selectNodeContents(node);
     const box = range.getBoundingClientRect();

@@ -124,6 +124,11 @@ export function grade(section) {
   addAttempt(record, idOf(section), { at: Date.now(), answer, right, sure: sure ?? null });
   save(record);
   showProgress(record);
+  // On the review page, a first answer makes a record to clear (unless it is asking or
+  // offering undo).
+  const clear = document.querySelector(".tk-review__clear");
+  const busy = document.querySelector(".tk-review__confirm:not([hidden]), .tk-review__undo:not([hidden])");
+  if (clear && !busy) clear.hidden = false;
 }
 
 // The review page: the questions answered wrong last time first, then those answered wrong
@@ -181,8 +186,9 @@ export function orderReview() {
   const undo = make("button", { type: "button", class: "md-button tk-review__undo", hidden: "" }, "Undo");
   clear.after(confirm, undo);
   let cleared = null; // the record as it was before "Clear it", until the page is left
-  status.textContent = showOrder(loadRecord());
-  clear.hidden = false;
+  const record = loadRecord();
+  status.textContent = showOrder(record);
+  clear.hidden = record.size === 0; // nothing to clear yet
   const ask = (asking) => {
     confirm.hidden = !asking;
     clear.hidden = asking;
@@ -201,7 +207,7 @@ export function orderReview() {
     save(new Map());
     showProgress(new Map());
     showOrder(new Map());
-    ask(false);
+    confirm.hidden = true;
     undo.hidden = false;
     status.textContent = "Your record is cleared.";
     undo.focus();
@@ -213,6 +219,7 @@ export function orderReview() {
     save(record);
     showProgress(record);
     undo.hidden = true;
+    clear.hidden = false;
     status.textContent = `Your record is back. ${showOrder(record)}`;
     clear.focus();
   });

@@ -783,6 +783,7 @@ def page_context(question: Question, result: Outcome) -> dict[str, Any]:
     that decides it (once, when every option turns on the same step), an order question's
     groups and its starting order."""
     context: dict[str, Any] = {"q": question, "ties": False, "order": "", "shuffled": []}
+    context["steps"] = []  # an order's: (item, its step), one to a line
     steps = [d.sentence() if d else "" for d in result.deciders]
     shared = steps[0] if steps and steps[0] and len(set(steps)) == 1 else ""
     context["step"] = shared
@@ -820,7 +821,9 @@ def page_context(question: Question, result: Outcome) -> dict[str, Any]:
         context["shuffled"] = _scrambled(len(question.items), question.id)
         context["answer"] = " → ".join(item.text for item in question.items)
         pairs = zip(question.items, result.deciders, strict=False)
-        context["step"] = " ".join(f"{item.text}: {_lower(d.sentence())}" for item, d in pairs if d)
+        # Each item's step, one to a line: an order is read as a list, not one paragraph.
+        context["steps"] = [(item.text, _lower(d.sentence())) for item, d in pairs if d]
+        context["step"] = " ".join(f"{text}: {sentence}" for text, sentence in context["steps"])
         context["whys"] = [("The run's order", question.why)]
     if question.run is not None:
         context["run_label"] = run_label(question)

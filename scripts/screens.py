@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Every state a reader can bring a page to, as PNGs, and one sheet for each page and size
+(both palettes side by side), for a person to look at all of them in a minute.
+
+    scripts/screens [--site DIR] [--engine zensical] [--out DIR] [--page PATH ...]
+
+States: the page as loaded; for each kind of question (choice, number, order) before
+answering, after a wrong answer, after a sure but wrong answer, with the run shown and after a
+right answer (tests/support/reader_states.py); the review page without a record, with one,
+asking before it clears and offering undo after; and each page with JavaScript off. Sizes: 390
+and 1366 px wide; palettes: light and dark. A state whose page scrolls sideways says so in its
+label ("WIDE 671 px").
+
+Without --site the course is built into a temporary folder first. The PNGs go to --out
+(default: a folder `trafikist-screens` in the system's temporary folder, outside the
+repository): OUT/PAGE/SIZE-PALETTE-STATE.png, and OUT/sheet-PAGE-SIZE.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+import json
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright._impl._api_structures import Clip  # the screenshot clip type; not re-exported
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
+
+from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build
+from support.reader_states import STATES, bring_to, kind_of, questions
+from support.seen import PALETTES, VIEWPORTS, open_view, sideways
+
+DIVES = "trafikist/04-blocking-timers-and-the-bus"
+PAGES = (
+    "index.html",
+    MODULE_04,
+    f"{DIVES}/01-who-moves-time-today/index.html",
+    f"{DIVES}/02-the-blocking-claim/index.html",
+    f"{DIVES}/03-the-native-bus/index.html",
+    "review/index.html",
+)
+REVIEW = "review/index.html"
+STORE = "trafikist-checks"
+TALLEST = 1100  # px: a shot of one question is cut there (a run's table can be long)
+MARGIN = 12  # px around a question's card
+
+
+@dataclass
+class Shot:
+    state: str
+    palette: str
+    png: bytes
+    note: str
+
+
+def label(page: Page) -> str:
+    wide = sideways(page)
+    if wide["scrollWidth"] > wide["clientWidth"]:
+        return f"WIDE {wide['scrollWidth']} px"
+    return ""
+
+
+def shoot_question(page: Page, question: Locator) -> bytes:
+    """The question's card and a margin, the page's whole width (what sticks out shows)."""
+    question.scroll_into_view_if_needed()
+    return shoot_box(page, question, MARGIN, TALLEST)
+
+
+def shoot_box(page: Page, element: Locator, margin: int, tallest: int) -> bytes:
+    """The page's whole width, from `margin` px above the element to `margin` px below it
+    (at most `tallest` px), in page coordinates (a shot may be taller than the screen)."""
+    box = element.bounding_box()
+    assert box is not None
+    scroll = page.evaluate("window.scrollY")
+    width = (page.viewport_size or VIEWPORTS["desktop"])["width"]
+    top = max(box["y"] + scroll - margin, 0)
+    height = min(box["height"] + 2 * margin, tallest)
+    clip: Clip = {"x": 0, "y": top, "width": width, "height": height}
+    # The theme's header sticks to the top of the screen, which a shot of the whole page
+    # would show wherever the screen was: for the shot it stays at the top of the page.
+    page.evaluate(STICKY, "relative")
+    png = page.screenshot(clip=clip, full_page=True, animations="disabled", caret="hide")
+    page.evaluate(STICKY, "")
+    return png
+
+
+STICKY = """(position) => {
+  const bars = document.querySelectorAll(".md-header, .md-sidebar");
+  for (const bar of bars) bar.style.position = position;
+}"""
+
+
+def screen(page: Page) -> bytes:
+    return page.screenshot(animations="disabled", caret="hide")
+
+
+def question_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    view = open_view(browser, url, viewport=size, palette=palette)
+    shots = [Shot("loaded", palette, screen(view.page), label(view.page))]
+    by_kind: dict[str, str] = {}
+    for id_ in questions(view.page):
+        question = view.page.locator(f"#{id_}")
+        kind = kind_of(question)
+        if kind not in by_kind or (
+            question.get_attribute("data-run") is not None
+            and view.page.locator(f"#{by_kind[kind]}").get_attribute("data-run") is None
+        ):
+            by_kind[kind] = id_
+    for kind, id_ in by_kind.items():
+        for state in STATES:
+            view.goto(url)
+            question = view.page.locator(f"#{id_}")
+            bring_to(question, state)
+            view.page.mouse.move(0, 0)
+            note = label(view.page)
+            png = shoot_question(view.page, question)
+            shots.append(Shot(f"{kind} · {state}", palette, png, note))
+    problems = view.problems()
+    view.context.close()
+    shots += javascript_off(browser, url, size, palette)
+    if problems:
+        shots[0].note += " · " + "; ".join(problems)[:200]
+    return shots
+
+
+def javascript_off(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    view = open_view(browser, url, viewport=size, palette=palette, javascript=False)
+    first = view.page.locator("section.tk-check").first
+    if first.count():
+        first.locator("summary").click()  # "Show the answer", as a reader without JS opens it
+        png = shoot_question(view.page, first)
+    else:
+        png = screen(view.page)
+    shot = Shot("JavaScript off", palette, png, label(view.page))
+    view.context.close()
+    return [shot]
+
+
+def a_record() -> str:
+    """A reader's record: a mistake made sure, one not yet right on a later day, one right."""
+    now = int(time.time() * 1000)
+    day = 24 * 3600 * 1000
+
+    def attempt(days: float, right: bool, sure: str | None) -> dict[str, object]:
+        return {"at": now - int(days * day), "answer": 0, "right": right, "sure": sure}
+
+    questions = {
+        "when-a-due-job-moves": [attempt(2, True, "think"), attempt(1, False, "sure")],
+        "one-beat-in-order": [attempt(1, False, None), attempt(1, True, "guess")],
+        "where-is-a-due-job": [attempt(3, True, "sure")],
+    }
+    return json.dumps({"version": 2, "questions": questions})
+
+
+def review_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    view = open_view(browser, url, viewport=size, palette=palette)
+    view.page.locator(".tk-review__last").first.wait_for()
+    shots = [Shot("no record", palette, screen(view.page), label(view.page))]
+    view.context.close()
+    view = open_view(browser, url, viewport=size, palette=palette, storage={STORE: a_record()})
+    page = view.page
+    page.locator(".tk-review__last").first.wait_for()
+    # The status line and the first questions, in the order the record gives them.
+    shots.append(Shot("with a record", palette, shoot(page, ".tk-review"), label(page)))
+    page.get_by_role("button", name="Clear my record").click()
+    shots.append(Shot("clear asks", palette, shoot(page, ".tk-review__actions"), label(page)))
+    page.get_by_role("button", name="Clear it").click()
+    shots.append(Shot("cleared, undo", palette, shoot(page, ".tk-review__actions"), label(page)))
+    problems = view.problems()
+    if problems:
+        shots[1].note += " · " + "; ".join(problems)[:200]
+    view.context.close()
+    shots += javascript_off(browser, url, size, palette)
+    return shots
+
+
+def shoot(page: Page, selector: str) -> bytes:
+    """The element and the page's width around it, a few lines high."""
+    return shoot_box(page, page.locator(selector), 60, TALLEST)
+
+
+def plain_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    view = open_view(browser, url, viewport=size, palette=palette)
+    shot = Shot("loaded", palette, screen(view.page), label(view.page))
+    view.context.close()
+    return [shot]
+
+
+def sheet(browser: Browser, title: str, shots: list[Shot], width: int) -> bytes:
+    """The shots in a grid, one column per palette, one row per state, each labelled."""
+    states = list(dict.fromkeys(shot.state for shot in shots))
+    scale = 1 if width < 800 else 0.5
+    cells = []
+    for state in states:
+        row = []
+        for palette in PALETTES:
+            shot = next((s for s in shots if s.state == state and s.palette == palette), None)
+            if shot is None:
+                row.append("<td></td>")
+                continue
+            data = base64.b64encode(shot.png).decode()
+            note = f" <b>{html.escape(shot.note)}</b>" if shot.note else ""
+            row.append(
+                f"<td><p>{html.escape(state)} · {palette}{note}</p>"
+                f"<img src='data:image/png;base64,{data}' style='width:{width * scale}px'></td>"
+            )
+        cells.append("<tr>" + "".join(row) + "</tr>")
+    page_html = (
+        "<!doctype html><style>body{margin:8px;font:13px sans-serif;background:#ccc}"
+        "td{vertical-align:top;padding:4px}p{margin:0 0 2px}b{color:#b00}"
+        "img{border:1px solid #666;display:block}</style>"
+        f"<h1 style='font-size:16px;margin:0 0 6px'>{html.escape(title)}</h1>"
+        "<table>" + "".join(cells) + "</table>"
+    )
+    context = browser.new_context(viewport={"width": 800, "height": 600}, device_scale_factor=1)
+    page = context.new_page()
+    page.set_content(page_html)
+    png = page.screenshot(full_page=True)
+    context.close()
+    return png
+
+
+def name_of(path: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", path.removesuffix("index.html").lower()).strip("-") or "home"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument("--engine", choices=ENGINES, default="mkdocs")
+    parser.add_argument(
+        "--out", type=Path, default=Path(tempfile.gettempdir()) / "trafikist-screens"
+    )
+    parser.add_argument("--page", action="append", help="a page's path in the site (repeatable)")
+    parser.add_argument("--size", action="append", choices=list(VIEWPORTS))
+    args = parser.parse_args()
+    out: Path = args.out.resolve()
+    with tempfile.TemporaryDirectory() as temp:
+        site = site_or_build(args.site, Path(temp), args.engine)
+        with serve(site) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for path in args.page or PAGES:
+                folder = out / name_of(path)
+                folder.mkdir(parents=True, exist_ok=True)
+                for size in args.size or list(VIEWPORTS):
+                    shots: list[Shot] = []
+                    for palette in PALETTES:
+                        if path == REVIEW:
+                            shots += review_states(browser, base + path, size, palette)
+                        elif "tk-check" in (site / path).read_text(encoding="utf-8"):
+                            shots += question_states(browser, base + path, size, palette)
+                        else:
+                            shots += plain_states(browser, base + path, size, palette)
+                    for shot in shots:
+                        state = re.sub(r"[^a-z0-9]+", "-", shot.state.lower())
+                        (folder / f"{size}-{shot.palette}-{state}.png").write_bytes(shot.png)
+                    width = VIEWPORTS[size]["width"]
+                    title = f"{path} · {size} ({width} px) · {args.engine}"
+                    target = out / f"sheet-{name_of(path)}-{size}.png"
+                    target.write_bytes(sheet(browser, title, shots, width))
+                    wide = [f"{s.state} ({s.palette}): {s.note}" for s in shots if s.note]
+                    print(f"{target}" + (f"  {'; '.join(wide)}" if wide else ""))
+            browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
