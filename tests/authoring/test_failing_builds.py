@@ -227,3 +227,14 @@ def test_a_required_markdown_extension_removed(project: Path, good_site: GoodSit
         file=config, line=line,
     )  # fmt: skip
     assert "Fix: Add '- trafikist.course.markdown.blocks' under markdown_extensions:" in message
+
+
+def test_a_plugin_option_of_the_wrong_type(project: Path, good_site: GoodSite) -> None:
+    """MkDocs printed its own message, with no line and no fix."""
+    config = Path("mkdocs.yml")
+    line = edit(project / config, "      widgets_dir: widgets\n", "      widgets_dir: 5\n")
+    message = assert_build_fails(
+        project, good_site, r"the trafikist option 'widgets_dir' must be a str, not 5\.",
+        file=config, line=line,
+    )  # fmt: skip
+    assert "Fix: Write a str, as the default 'widgets' is." in message

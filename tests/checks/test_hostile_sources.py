@@ -5,7 +5,7 @@ syntax inside code fences and near-miss openers, a written page marked planned, 
 turns into another type, transcripts the runner cannot replay. Each ends with exactly one
 `FILE:LINE: what. Fix: how.` line, asserted here word for word, as a CourseError and never
 another exception; or, where the input is fine, the course builds and reads as the author
-meant. Each failed on the code before the fix (docs: /work/notes/harden.md has the table)."""
+meant. Each failed on the code before the fix."""
 
 from __future__ import annotations
 

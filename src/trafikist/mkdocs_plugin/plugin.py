@@ -140,6 +140,19 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
 
     # -- lifecycle ----------------------------------------------------------------------------
 
+    def load_config(
+        self, options: dict[str, Any], config_file_path: str | None = None
+    ) -> tuple[Any, Any]:
+        """The plugin's options, checked first as the Zensical adapter checks them: an unknown
+        option or a value of the wrong type is one `mkdocs.yml:LINE: what. Fix: how.` line
+        (MkDocs' own message names no line and no fix)."""
+        try:
+            BuildOptions.from_mapping(options, Path(config_file_path or "mkdocs.yml"))
+        except CourseError as error:
+            logging.getLogger("mkdocs.plugins.trafikist").error(str(error))
+            raise SystemExit(ABORTED) from None
+        return super().load_config(options, config_file_path)
+
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         if not self.serving:
