@@ -106,11 +106,13 @@ def run_and_wait(page: Page) -> str:
     return status.inner_text()
 
 
-def test_after_a_run_a_new_duty_clears_the_line_that_spoke_of_the_last_run(
+def test_after_a_run_a_new_duty_clears_the_line_and_the_duty_keeps_its_runs_controls(
     reader: Callable[..., View], site_url: str
 ) -> None:
     view = reader(site_url + MODULE_04, viewport="phone")
     page = view.page
+    promote = page.locator("#tk-duty-panel-promote")
+    promote.locator("input[name=wire][value='6']").check()
     said = run_and_wait(page)
     assert said.startswith("Ran promote-due:") and "Drawn" in said, said
     assert_no_sideways_scroll(page, "after Run")
@@ -118,9 +120,14 @@ def test_after_a_run_a_new_duty_clears_the_line_that_spoke_of_the_last_run(
     status = page.locator("#tk-duty-panel-recover .tk-live__status")
     expect(status).to_have_text("")
     assert "promote" not in page.locator("#tk-duty-panel-recover").inner_text()
-    # The promote duty keeps its live run, said as such.
+    # The promote duty keeps its live run, said as such, under the controls of that run.
     page.locator("label[for=tk-duty-promote]").click()
-    expect(page.locator("#tk-duty-panel-promote .tk-run__state")).to_have_text("live run")
+    expect(promote.locator(".tk-run__state")).to_have_text("live run, changed")
+    expect(promote.locator("input[name=wire][value='6']")).to_be_checked()
+    expect(promote.locator(".tk-live__changed")).to_have_text("Changed from the default: wire: 6.")
+    # Reset sets the defaults, whatever the drawing shows.
+    promote.get_by_role("button", name="Reset to the default").click()
+    expect(promote.locator("input[name=wire][value='4']")).to_be_checked()
     assert_quiet(view)
 
 
@@ -134,7 +141,9 @@ def test_a_questions_link_shows_the_questions_run_with_its_controls_set(
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url))
     page.locator(WIRE_6).get_by_role("link", name="run it in the widget").click()
-    expect(page).to_have_url(re.compile(r"\?duty=promote&wire=6#tk-duties-title$"))
+    expect(page).to_have_url(
+        re.compile(r"\?duty=promote&wire=6#tk-duties-title$"), timeout=LOADED_MS
+    )
     run = page.locator("#tk-duty-panel-promote .tk-run")
     # The widget's code loads, then the question's run is fetched: a busy machine is slow.
     expect(run.locator(".tk-run__state")).to_have_text(

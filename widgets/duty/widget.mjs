@@ -81,6 +81,8 @@ export function enhance(section) {
 
   // -- picking a duty ---------------------------------------------------------------------------
 
+  // A duty picked again shows the controls of the run it shows (a live run's, a question's),
+  // not the defaults under a changed run's drawing.
   function place(values) {
     const radio = chosen();
     const run = radio && runOf(radio);
@@ -88,7 +90,8 @@ export function enhance(section) {
     if (!run) return;
     run.append(live); // the controls and the console sit under the chosen duty's timeline
     const defaults = defaultsOf(run);
-    writeControls(values || defaults, defaults);
+    const shown = run.dataset.values ? JSON.parse(run.dataset.values) : null;
+    writeControls(values || shown || defaults, defaults);
     syncURL();
   }
 
@@ -101,7 +104,10 @@ export function enhance(section) {
   }
   controls.addEventListener("input", syncURL);
   controls.addEventListener("change", syncURL);
-  live.querySelector("[data-action=reset]").addEventListener("click", () => place(null));
+  live.querySelector("[data-action=reset]").addEventListener("click", () => {
+    const run = runOf(chosen());
+    if (run) place(defaultsOf(run));
+  });
 
   // A link that changes the controls: the drawing under them must not be the default run as
   // if it were the link's. A question's link ("run it in the widget", ?question=ID) shows the
@@ -119,6 +125,7 @@ export function enhance(section) {
       // The fragment's links are relative to its own address, not to this page's.
       for (const link of target.querySelectorAll("a[href]")) link.href = new URL(link.getAttribute("href"), url).href;
       state.textContent = "the question's run, as the build made it";
+      run.dataset.values = JSON.stringify(readControls());
     } catch {
       // Offline without the fragment kept: the line above already says what the drawing is.
     }
@@ -262,6 +269,7 @@ export function enhance(section) {
       target.innerHTML = result.markup; // built by the Python renderer, every text escaped
       run.querySelector(".tk-run__state").textContent = describe(spec, values, defaultsOf(run)) ? "live run, changed" : "live run";
       run.dataset.trace = reply.trace; // the run's trace, for whoever compares (the tests)
+      run.dataset.values = JSON.stringify(values); // the controls of the run it shows
       const ms = performance.now() - clicked;
       booted = true;
       lastRun = { scenario, controls: JSON.stringify(values) };
