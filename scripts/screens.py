@@ -90,8 +90,10 @@ def shoot_box(page: Page, element: Locator, margin: int, tallest: int) -> bytes:
 
 
 STICKY = """(position) => {
-  const bars = document.querySelectorAll(".md-header, .md-sidebar");
-  for (const bar of bars) bar.style.position = position;
+  // Only what sticks (a phone's sidebars are drawers, fixed off the screen: left alone).
+  for (const bar of document.querySelectorAll(".md-header, .md-sidebar")) {
+    if (!position || getComputedStyle(bar).position === "sticky") bar.style.position = position;
+  }
 }"""
 
 
