@@ -65,6 +65,10 @@ TABLE_PROOF = re.compile(
     r"\s*(?P<op>!=|=|\bhas\b|\blacks\b)\s*(?P<value>.*)$"
 )
 DOCS_PROOF = re.compile(r'^docs\s+(?P<page>\S+)\s+"(?P<quote>(?:[^"\\]|\\.)+)"$')
+# What a paragraph needs for any of the above, to skip at once the many that have none: a
+# proof or a command's link ("valkey"), an API name ("Module_", "VALKEYMODULE_"), a flag, or
+# a word of capitals that may be a command.
+HINT = re.compile(r"valkey|Module_|flag|[A-Z][A-Z0-9]{2}")
 FORMS = (
     '`TRANSCRIPT#STEP replies VALUE`, `TRANSCRIPT#STEP shows "TEXT"`, '
     '`COMMAND.field = value` (=, !=, has, lacks), `docs PAGE "QUOTE"`'
@@ -83,7 +87,7 @@ def check_valkey(page: Page, seed: Seed, table: ValkeyTable, docs: ValkeyDocs) -
         return []
     problems: list[Problem] = []
     shown = shown_transcripts(page, table, problems)
-    for sentence in page_sentences(page):
+    for sentence in page_sentences(page, hint=HINT):
         problems.extend(_check_sentence(sentence, seed, table, docs, shown))
     return problems
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import jinja2
 
+from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.course.examples import example_path
 from trafikist.course.structure import Page, Status
 
@@ -97,6 +98,63 @@ class MemoryBytecodeCache(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+class DiskBytecodeCache(jinja2.BytecodeCache):
+    """Compiled Jinja templates kept on disk from one build to the next (the course's and
+    the MkDocs theme's), as Python keeps a module's bytecode: compiling the theme's forty
+    templates costs a build about half a second of CPU time.
+
+    It is the machine's cache of derived files (trafikist.core.diskcache, `templates/`).
+    Jinja checks an entry against its template's source and against its own version and
+    Python's; the key here adds the template's name and file and whatever of the environment
+    its compiled code depends on (delimiters, whitespace rules, autoescaping, extensions),
+    so another environment's or a changed template's entry is never read.
+    """
+
+    KEEP = 512  # entries: a few checkouts' and themes' templates
+
+    def __init__(self) -> None:
+        self.folder = cache_folder("templates")
+        self.written = False
+
+    def get_bucket(
+        self, environment: jinja2.Environment, name: str, filename: str | None, source: str
+    ) -> jinja2.bccache.Bucket:
+        key = digest(name, filename or "", _compiled_by(environment, name))
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = read_entry(self.folder / bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        write_entry(self.folder / bucket.key, bucket.bytecode_to_string())
+        if not self.written:  # once a build: the most recently used entries stay
+            self.written = True
+            prune(self.folder, "*", self.KEEP)
+
+
+def _compiled_by(environment: jinja2.Environment, name: str) -> str:
+    """What of `environment` a template's compiled code depends on."""
+    autoescape = environment.autoescape
+    return digest(
+        jinja2.__version__,
+        [
+            environment.block_start_string, environment.block_end_string,
+            environment.variable_start_string, environment.variable_end_string,
+            environment.comment_start_string, environment.comment_end_string,
+            environment.line_statement_prefix or "", environment.line_comment_prefix or "",
+            environment.trim_blocks, environment.lstrip_blocks, environment.newline_sequence,
+            environment.keep_trailing_newline, environment.optimized, environment.is_async,
+            environment.finalize is not None,
+        ],
+        autoescape(name) if callable(autoescape) else bool(autoescape),
+        sorted(environment.extensions),
+    )  # fmt: skip
 
 
 @dataclass

@@ -30,7 +30,7 @@ from trafikist.base.errors import CourseError, Problem
 from trafikist.base.files import read_source_text
 from trafikist.base.reading import reading
 from trafikist.core import assets, offline
-from trafikist.core.cache import MarkdownCache, files_signature
+from trafikist.core.cache import DiskBytecodeCache, MarkdownCache, files_signature
 from trafikist.core.checks_child import ChecksInChild
 from trafikist.core.files import SiteFile, write_site_files
 from trafikist.core.options import BuildOptions
@@ -85,7 +85,6 @@ class CourseBuild:
             self.site = self._load_site(checks=checks, warn=self.warn)
             self.widget = self._prepare_duty_widget(self.site)
         if self.preview:
-            self.site.renderer.templates.bytecode_cache = self.markdown.bytecode
             others = [
                 path for path in self.watched_paths() if path != self.path(self.options.modules_dir)
             ]
@@ -101,6 +100,8 @@ class CourseBuild:
             strict=self.strict,
             warn=warn,
             checks=checks,
+            # A preview keeps the compiled templates in memory; a build, on disk.
+            templates_cache=self.markdown.bytecode if self.preview else DiskBytecodeCache(),
         )
 
     def check(self) -> list[Problem]:

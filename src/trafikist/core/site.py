@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
 from markdown import Extension
 
 from trafikist.base.errors import CourseError, Problem
@@ -105,6 +106,7 @@ def load_site(
     strict: bool = True,
     warn: Callable[[Problem], None] | None = None,
     checks: bool = True,
+    templates_cache: jinja2.BytecodeCache | None = None,
 ) -> Site:
     """Load and check everything the site is built from; raise CourseError on bad input.
 
@@ -115,7 +117,8 @@ def load_site(
 
     `checks=False` loads the same site without checking it (trafikist.checks.check_site): for a
     build that runs the checks at the same time elsewhere (the Zensical adapter) and fails on
-    their problems before its site is swapped in.
+    their problems before its site is swapped in. `templates_cache` keeps the renderer's
+    compiled templates (trafikist.course.render.Renderer).
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
@@ -160,7 +163,9 @@ def load_site(
         load_valkey_table(valkey_folder),
         load_valkey_docs(valkey_folder),
     )
-    renderer = Renderer(course, directory_urls=directory_urls, valkey=facts.valkey)
+    renderer = Renderer(
+        course, directory_urls=directory_urls, valkey=facts.valkey, bytecode_cache=templates_cache
+    )
     problems = check_site(course, renderer, facts) if checks else []
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:

@@ -93,10 +93,14 @@ class Renderer:
     inline_extensions: list[markdown.Extension] = field(default_factory=list)
     # Valkey's command table: a reference to a command it marks deprecated says so.
     valkey: ValkeyTable | None = None
+    # Where the templates' compiled code is kept between renders (a preview's memory, or
+    # the machine's cache of derived files).
+    bytecode_cache: jinja2.BytecodeCache | None = None
 
     def __post_init__(self) -> None:
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader("trafikist.course", "templates"),
+            bytecode_cache=self.bytecode_cache,
             autoescape=jinja2.select_autoescape(["html", "j2"]),
             trim_blocks=True,
             lstrip_blocks=True,

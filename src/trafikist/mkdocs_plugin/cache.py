@@ -18,7 +18,8 @@ unchanged but for one module, the other pages' results are the same, so this kee
 
 Every page still goes through every plugin event (search indexes it, its file is written), so
 a cached rebuild writes the same site as a full one. The caches live in the plugin object,
-which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does not use them.
+which mkdocs keeps across rebuilds; `mkdocs build` (one build per process) does not use them,
+but keeps the theme's compiled templates on disk (`compiled_templates_on_disk`).
 The course's Markdown, which comes before all this, is kept by the core
 (trafikist.core.cache), as under any engine.
 """
@@ -40,6 +41,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from trafikist.core.cache import (
+    DiskBytecodeCache,
     MemoryBytecodeCache,
     caches_enabled,
     digest,
@@ -69,6 +71,22 @@ class WarningCounter(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.count += 1
+
+
+def compiled_templates_on_disk(config: MkDocsConfig) -> None:
+    """Every environment the theme makes in this build (the pages', and the search plugin's
+    for its translations) keeps its compiled templates in the machine's cache, from one
+    build to the next (trafikist.core.cache.DiskBytecodeCache)."""
+    theme = config.theme
+    real_get_env = theme.get_env
+    cache = DiskBytecodeCache()
+
+    def get_env() -> jinja2.Environment:
+        env = real_get_env()
+        env.bytecode_cache = cache
+        return env
+
+    theme.get_env = get_env  # type: ignore[method-assign]  # MkDocs has no hook for it
 
 
 @dataclass

@@ -57,7 +57,7 @@ from trafikist.core.staging import SiteStaging, terminate_as_interrupt
 from trafikist.core.theme import finish_page
 from trafikist.course.structure import address
 from trafikist.mkdocs_plugin import preview, search, validation
-from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter
+from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter, compiled_templates_on_disk
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.registry import resolve_registry_path
 
@@ -174,8 +174,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         self.preview_error = None
         self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
         _quiet_page_errors()
+        # Before the search plugin's on_config makes an environment of the theme.
         if self.serving:
-            self.cache.theme_env(config)  # before the search plugin's on_config makes one
+            self.cache.theme_env(config)
+        else:
+            compiled_templates_on_disk(config)
         try:
             config = self._configure(config)
         except PluginError as error:
