@@ -6,7 +6,8 @@
 
 States: the page as loaded; for each kind of question (choice, number, order) before
 answering, after a wrong answer, after a sure but wrong answer, with the run shown and after a
-right answer (tests/support/reader_states.py); the review page without a record, with one,
+right answer (tests/support/reader_states.py); the duty widget with each duty picked, after
+Run and after a Run with a control changed; the review page without a record, with one,
 asking before it clears and offering undo after; and each page with JavaScript off. Sizes: 390
 and 1366 px wide; palettes: light and dark. A state whose page scrolls sideways says so in its
 label ("WIDE 671 px").
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playwright._impl._api_structures import Clip  # the screenshot clip type; not re-exported
-from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build
 from support.reader_states import STATES, bring_to, kind_of, questions
@@ -186,6 +187,50 @@ def shoot(page: Page, selector: str) -> bytes:
     return shoot_box(page, page.locator(selector), 60, TALLEST)
 
 
+# A cold Run loads Pyodide (about 12 MB) and compiles it: generous on a busy machine.
+RUN_MS = 180_000
+
+
+def shoot_panel(panel: Locator) -> bytes:
+    """A duty's panel, as tall as it is: a shot of the element (a clip of the whole page taller
+    than the screen laid the page out anew, in a column a few words wide, after a Run)."""
+    panel.page.evaluate(STICKY, "relative")  # the header stays at the page's top (shoot_box)
+    png = panel.screenshot(animations="disabled", caret="hide")
+    panel.page.evaluate(STICKY, "")
+    return png
+
+
+def widget_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    """The duty widget: each duty picked (the first as the page loads it), then after Run, and
+    after a Run with a control changed (wire: 6); each shot is the duty's panel."""
+    view = open_view(browser, url, viewport=size, palette=palette)
+    page = view.page
+    shots = []
+    duties = page.locator(".tk-duty").evaluate_all("(all) => all.map((duty) => duty.dataset.duty)")
+    for duty in duties:
+        page.locator(f"label[for=tk-duty-{duty}]").click()
+        panel = page.locator(f"#tk-duty-panel-{duty}")
+        png = shoot_panel(panel)
+        shots.append(Shot(f"widget · {duty}", palette, png, label(page)))
+    first = page.locator(f"#tk-duty-panel-{duties[0]}")
+    page.locator(f"label[for=tk-duty-{duties[0]}]").click()
+    for state, change in (("after Run", ""), ("after Run, wire 6", "input[name=wire][value='6']")):
+        if change:
+            first.locator(change).check()
+        page.evaluate("document.querySelector('.tk-live__status').textContent = ''")
+        first.locator(".tk-live__run").click()
+        status = page.locator(".tk-duties .tk-live__status")
+        expect(status).to_contain_text(re.compile("Drawn|error|stopped|failed"), timeout=RUN_MS)
+        page.mouse.move(0, 0)
+        png = shoot_panel(first)
+        shots.append(Shot(f"widget · {duties[0]} · {state}", palette, png, label(page)))
+    problems = view.problems()
+    view.context.close()
+    if problems:
+        shots[0].note += " · " + "; ".join(problems)[:200]
+    return shots
+
+
 def plain_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
     view = open_view(browser, url, viewport=size, palette=palette)
     shot = Shot("loaded", palette, screen(view.page), label(view.page))
@@ -258,6 +303,8 @@ def main() -> int:
                             shots += question_states(browser, base + path, size, palette)
                         else:
                             shots += plain_states(browser, base + path, size, palette)
+                        if "tk-duties" in (site / path).read_text(encoding="utf-8"):
+                            shots += widget_states(browser, base + path, size, palette)
                     for shot in shots:
                         state = re.sub(r"[^a-z0-9]+", "-", shot.state.lower())
                         (folder / f"{size}-{shot.palette}-{state}.png").write_bytes(shot.png)
