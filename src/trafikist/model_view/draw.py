@@ -507,7 +507,7 @@ def legend_html(drawn: str) -> str:
     """What each colour and mark of the `drawn` timeline means: each one it shows, and only
     those."""
     command = '<span class="tk-tl__swatch tk-tl__cmd"></span>a command'
-    keys = [f'<span class="tk-tl__key">{command}</span>']
+    keys = [f'<span class="tk-tl__key">{command}</span>'] if "tk-tl__cmd" in drawn else []
     keys += [
         f'<span class="tk-tl__key"><span class="tk-tl__swatch {css}"></span>{text}</span>'
         for css, text in COLOURS.items()
