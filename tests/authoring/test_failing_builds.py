@@ -8,7 +8,9 @@ test_checked_facts.py; here each path a failure takes through an engine is taken
     the checks          an expectation the model's run refutes; a Valkey statement with no
                         proof, or with one that the transcript or the command table refutes
                         (issue 18); a question whose key the model refutes, or whose run does
-                        not exist (issue 19)
+                        not exist (issue 19); an unfair question (issue 25: a hidden work time,
+                        a repeated order item, a copied answer, a `given` the prompt does not
+                        say, a number without its precision)
     the duty widget     Pyodide's runtime missing from node_modules
     the site's files    esbuild missing (its scripts and styles cannot be bundled)
     after the pages     Workbox missing (the offline worker cannot be made)
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 from support import add_plugin_options, build_leftovers, edit, site_build
 from support.authoring import (
@@ -33,6 +37,7 @@ from support.authoring import (
     drop_workbox,
     empty_node_modules,
 )
+from support.fairness import UNFAIR, Unfair
 
 GUIDE = Path("docs/authoring.md")
 DIVE_03 = Path("modules/04-blocking-timers-and-the-bus/dives/03-the-native-bus.md")
@@ -101,7 +106,7 @@ def test_a_flag_the_command_table_refutes(project: Path, good_site: GoodSite) ->
 # -- questions (issue 19) ------------------------------------------------------------------------
 
 WHERE_RIGHT = "  - text: Still in schedule.\n    right: true\n"
-WHERE_WRONG = "  - text: In pending, since it fell due at 2.5 s.\n"
+WHERE_WRONG = "  - text: In pending, moved when it fell due.\n"
 
 
 def test_a_marked_answer_the_run_refutes(project: Path, good_site: GoodSite) -> None:
@@ -110,9 +115,9 @@ def test_a_marked_answer_the_run_refutes(project: Path, good_site: GoodSite) -> 
     line = edit(project / MODULE, WHERE_WRONG, WHERE_WRONG + "    right: true\n")
     message = assert_build_fails(
         project, good_site,
-        r"the marked answer of 'where-is-a-due-job', \"In pending, since it fell due at 2\.5 s\.\","
-        r" does not hold: in the model's run, j1 stays in schedule, where the run began it, until "
-        r"the call at 3\.01\d s",
+        r"the marked answer of 'a-consumer-that-stops', \"In pending, moved when it fell due\.\","
+        r" does not hold: in the model's run, j1 stays in schedule, where the run began it, to "
+        r"the end",
         file=MODULE, line=line,
     )  # fmt: skip
     assert 'the option "Still in schedule." holds' in message
@@ -121,11 +126,12 @@ def test_a_marked_answer_the_run_refutes(project: Path, good_site: GoodSite) -> 
 
 def test_a_wrong_option_made_true(project: Path, good_site: GoodSite) -> None:
     line = edit(
-        project / MODULE, "    expect: j1 in active at 2.8\n", "    expect: j1 in schedule at 2.8\n"
+        project / MODULE, "    expect: j1 in active at end\n", "    expect: j1 in schedule at end\n"
     )
     message = assert_build_fails(
         project, good_site,
-        r"the option \"In active, claimed the moment it fell due\.\" of 'where-is-a-due-job' "
+        r"the option \"In active, claimed by the consumer before it stopped\.\" of "
+        r"'a-consumer-that-stops' "
         r"holds too, so the question has two answers",
         file=MODULE, line=line - 1,
     )  # fmt: skip
@@ -135,8 +141,8 @@ def test_a_wrong_option_made_true(project: Path, good_site: GoodSite) -> None:
 def test_a_question_on_a_scenario_that_does_not_exist(project: Path, good_site: GoodSite) -> None:
     line = edit(
         project / MODULE,
-        "run: duty promote\nask: time j1",
-        "run: scenario promote-later\nask: time j1",
+        "run: duty promote\nwith: {beat: 2}\ngiven: [j1.due",
+        "run: scenario promote-later\nwith: {beat: 2}\ngiven: [j1.due",
     )
     message = assert_build_fails(
         project, good_site,
@@ -145,6 +151,19 @@ def test_a_question_on_a_scenario_that_does_not_exist(project: Path, good_site: 
         file=MODULE, line=line,
     )  # fmt: skip
     assert "Fix: Name a run of this page (`run: duty ID`" in message
+
+
+# -- fair questions (issue 25) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", UNFAIR, ids=[case.name for case in UNFAIR])
+def test_an_unfair_question(project: Path, good_site: GoodSite, case: Unfair) -> None:
+    """A hidden work time, a repeated order item, an answer copied from the prose above, a
+    `given` the prompt does not say, a number without its precision: the strict build names
+    each at its line, under each engine, and keeps the last site."""
+    line = case.apply(project)
+    message = assert_build_fails(project, good_site, case.pattern, file=case.page, line=line)
+    assert case.fix in message
 
 
 def test_the_duty_widget_without_pyodide(project: Path, good_site: GoodSite) -> None:

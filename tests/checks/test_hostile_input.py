@@ -547,8 +547,8 @@ def test_a_choice_that_runs_into_the_next_span(project: Path) -> None:
     assert_fails_with(
         project,
         f"{DIVE_01}:{line}: the '{{choice:' span has no closing '}}': it runs on into the next "
-        "marked span, and reads 'intervals, [one virtual millisecond between a command and "
-        "it'. Fix: Close it with '}' right after its expression: [text]{choice: …}.",
+        "marked span, and reads 'intervals, [a woken consumer that runs its whole beat again]'. "
+        "Fix: Close it with '}' right after its expression: [text]{choice: …}.",
     )
 
 

@@ -163,8 +163,8 @@ CASES = [
     ),
     Case(
         "a question with no prompt",
-        swapped(WHERE, "/// check | Where is j1 at 2.8 s, after it fell due at 2.5 s?",
-                "/// check"),
+        swapped(WHERE, "/// check | Where is j1 at 2.8 s, after it fell due at 2.5 s? The "
+                "consumer starts at 0 s.", "/// check"),
         r"the question has no prompt",
         0,
         "Fix: Write it after the bar",
@@ -202,11 +202,15 @@ def test_two_questions_with_one_id(tmp_path: Path) -> None:
         project, WHERE, swapped(COUNT, "id: promote-count", "id: where-is-j1")
     )
     message = core_build(project, strict=False)
-    assert message == (
+    # (The count question is unfair too, which a strict build says on the same line.)
+    assert message is not None
+    assert message.startswith(
         f"{MODULE.as_posix()}:{second}: the question id 'where-is-j1' is already used at "
-        f"module.md:{first}. Fix: Give the question an `id:` of its own; the reader's record "
-        "keeps answers by it."
-    )
+        f"module.md:{first}."
+    ), message
+    assert message.endswith(
+        "Fix: Give the question an `id:` of its own; the reader's record keeps answers by it."
+    ), message
 
 
 def test_good_questions_build(tmp_path: Path) -> None:

@@ -41,7 +41,9 @@ def test_each_block_is_read_with_its_lines(asked) -> None:
     assert [qid for qid in questions if qid in IDS] == list(IDS)
     where = questions["where-is-j1"]
     assert where.line == lines[0]
-    assert where.prompt == "Where is j1 at 2.8 s, after it fell due at 2.5 s?"
+    assert where.prompt == (
+        "Where is j1 at 2.8 s, after it fell due at 2.5 s? The consumer starts at 0 s."
+    )
     assert [option.right for option in where.options] == [False, True]
     source = where.file.read_text(encoding="utf-8").splitlines()
     assert source[where.options[1].line - 1].strip() == "- text: Still in schedule."
@@ -105,7 +107,9 @@ def test_without_javascript_every_answer_is_in_the_page(asked) -> None:
     site, questions, _ = asked
     section = BeautifulSoup(site.renderer.question_html(questions["where-is-j1"]), "html.parser")
     form = section.select_one("section.tk-check > fieldset")
-    assert form.legend.get_text() == "Where is j1 at 2.8 s, after it fell due at 2.5 s?"
+    assert form.legend.get_text() == (
+        "Where is j1 at 2.8 s, after it fell due at 2.5 s? The consumer starts at 0 s."
+    )
     assert [radio["value"] for radio in form.select("input[type=radio]")] == ["0", "1"]
     assert form.find("button") is None  # Check comes with the script
     answer = section.select_one("details.tk-check__answer")

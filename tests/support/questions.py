@@ -13,7 +13,7 @@ from support.authoring import MODULE
 # at 5 s and move in one call; j4 at 7.2 s. The consumer sends @promote 13 times: on each beat,
 # and again after each call that moved a job.
 WHERE = """\
-/// check | Where is j1 at 2.8 s, after it fell due at 2.5 s?
+/// check | Where is j1 at 2.8 s, after it fell due at 2.5 s? The consumer starts at 0 s.
 id: where-is-j1
 run: duty promote
 options:
@@ -24,6 +24,7 @@ options:
     right: true
     expect: j1 in schedule at 2.8
     why: Between calls a due job stays in schedule.
+given: [j1.due, consumer.start, consumer.beat]
 ///
 """
 

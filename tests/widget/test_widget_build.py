@@ -17,10 +17,10 @@ import pytest
 import yaml
 
 from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
+from trafikist.base.diskcache import CACHE_ENV
 from trafikist.base.errors import CourseError
 from trafikist.core.assets import widget_assets
 from trafikist.core.bundle import bundle_widgets
-from trafikist.core.diskcache import CACHE_ENV
 from trafikist.core.widget import DutyWidget
 from trafikist.core.widget.lock import lock_with_wheel
 from trafikist.core.widget.runtime import RUNTIME_FILES, find_pyodide_runtime

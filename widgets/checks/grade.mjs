@@ -18,53 +18,59 @@ import {
 const here = new URL(import.meta.url);
 
 // What the markup says of a question (check.html.j2): its id, after "check-" in its element's,
-// and its kind, by the key it carries.
+// and its kind, `data-kind`, the key of KINDS.
 const idOf = (section) => section.id.slice("check-".length);
 
-function kindOf(section) {
-  if ("right" in section.dataset) return "choice";
-  return "answer" in section.dataset ? "number" : "order";
+// A number as a reader writes it: a decimal point or a decimal comma ("3.0", "3,0"), spaces
+// around it; null for anything else (thousands separators included: no answer needs them).
+export function readNumber(value) {
+  const text = value.trim().replace(/^([-+]?\d*),(\d+)$/, "$1.$2");
+  return text === "" || !Number.isFinite(Number(text)) ? null : Number(text);
 }
 
-function reply(section) {
-  const kind = kindOf(section);
-  if (kind === "choice") {
-    const picked = section.querySelector(".tk-check__options input:checked");
-    return picked ? Number(picked.value) : null;
-  }
-  if (kind === "number") {
-    const text = section.querySelector(".tk-check__value").value.trim();
-    return text === "" || !Number.isFinite(Number(text)) ? null : Number(text);
-  }
-  return [...section.querySelectorAll(".tk-check__order > li")].map((item) => Number(item.dataset.item));
-}
+const rounded = (value, section) => value.toFixed(Number(section.dataset.decimals || 0));
 
-function isRight(section, answer) {
-  const kind = kindOf(section);
-  if (kind === "choice") return answer === Number(section.dataset.right);
-  if (kind === "number") {
-    const decimals = Number(section.dataset.decimals || 0);
-    return answer.toFixed(decimals) === Number(section.dataset.answer).toFixed(decimals);
-  }
-  // An order: the items' groups (equal times share one) never go back.
-  const groups = section.dataset.order.split(" ").map(Number);
-  return answer.every((item, index) => index === 0 || groups[item] >= groups[answer[index - 1]]);
-}
+// One entry per kind of question, keyed by the `data-kind` the page writes (a kind's Python
+// side is its class in trafikist.course.questions): the reader's answer (null: none yet, and
+// `empty` says so), whether it is right, and which of the answer's whys (`dd`, in order) to
+// show for it.
+export const KINDS = {
+  choice: {
+    empty: "Pick an answer first.",
+    reply: (section) => {
+      const picked = section.querySelector(".tk-check__options input:checked");
+      return picked ? Number(picked.value) : null;
+    },
+    isRight: (section, answer) => answer === Number(section.dataset.right),
+    why: (section, answer) => answer,
+  },
+  number: {
+    empty: "Write a number first.",
+    reply: (section) => readNumber(section.querySelector(".tk-check__value").value),
+    // Any value that rounds to the key at the precision the prompt asks for.
+    isRight: (section, answer) => rounded(answer, section) === rounded(Number(section.dataset.answer), section),
+    // The mistake the reader made, if the question explains it; else the answer's why.
+    why: (section, answer) => {
+      const terms = [...section.querySelectorAll(".tk-check__answer dt")];
+      const mistake = terms.findIndex(
+        (term, index) => index > 0 && rounded(parseFloat(term.textContent), section) === rounded(answer, section),
+      );
+      return mistake > 0 ? mistake : 0;
+    },
+  },
+  order: {
+    empty: "Pick an answer first.",
+    reply: (section) => [...section.querySelectorAll(".tk-check__order > li")].map((item) => Number(item.dataset.item)),
+    // The items' groups (equal times share one) never go back.
+    isRight: (section, answer) => {
+      const groups = section.dataset.order.split(" ").map(Number);
+      return answer.every((item, index) => index === 0 || groups[item] >= groups[answer[index - 1]]);
+    },
+    why: () => 0,
+  },
+};
 
-// The why the reader reads: the chosen option's, the mistake they made, or the answer's.
-function whyOf(section, answer) {
-  const whys = [...section.querySelectorAll(".tk-check__answer dd")];
-  if (kindOf(section) === "choice") return whys[answer];
-  if (kindOf(section) === "number") {
-    const terms = [...section.querySelectorAll(".tk-check__answer dt")];
-    const decimals = Number(section.dataset.decimals || 0);
-    const mistake = terms.findIndex(
-      (term, index) => index > 0 && parseFloat(term.textContent).toFixed(decimals) === answer.toFixed(decimals),
-    );
-    return whys[mistake > 0 ? mistake : 0];
-  }
-  return whys[0];
-}
+const kindOf = (section) => KINDS[section.dataset.kind];
 
 async function showRun(section, box, button) {
   button.disabled = true;
@@ -87,12 +93,13 @@ async function showRun(section, box, button) {
 
 export function grade(section) {
   const feedback = section.querySelector(".tk-check__feedback");
-  const answer = reply(section);
+  const kind = kindOf(section);
+  const answer = kind.reply(section);
   if (answer === null) {
-    feedback.textContent = kindOf(section) === "number" ? "Write a number first." : "Pick an answer first.";
+    feedback.textContent = kind.empty;
     return;
   }
-  const right = isRight(section, answer);
+  const right = kind.isRight(section, answer);
   const sure = section.querySelector(".tk-check__sure input:checked")?.value;
   feedback.replaceChildren();
   const verdict = document.createElement("p");
@@ -100,7 +107,7 @@ export function grade(section) {
   const label = document.createElement("strong");
   label.textContent = right ? "Right." : "Not this one.";
   verdict.append(label);
-  const why = whyOf(section, answer);
+  const why = section.querySelectorAll(".tk-check__answer dd")[kind.why(section, answer)];
   if (why) verdict.append(" ", ...[...why.cloneNode(true).childNodes]);
   feedback.append(verdict);
   if (!right) feedback.append(section.querySelector(".tk-check__right").cloneNode(true));

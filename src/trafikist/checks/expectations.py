@@ -110,7 +110,8 @@ def check_page_runs(page: Page) -> list[Problem]:
             and scenario is not None
             and CHOICES_LIST.match(syntax.plain(sentence.markdown))
         ):
-            problems.extend(_check_choices_list(sentence, spans, scenario))
+            marked = set(CHOICE_MARK.findall(page.body))
+            problems.extend(_check_choices_list(sentence, spans, scenario, marked))
     return problems
 
 
@@ -120,15 +121,31 @@ CHECK = PageCheck("runs", lambda page, facts: check_page_runs(page), ("registry"
 
 # The sentence of a worked example that lists the model's own choices its run relies on.
 CHOICES_LIST = re.compile(r"^Values that are the model's own choice\b")
+CHOICE_MARK = re.compile(r"\{choice:\s*([\w-]+)\s*\}")
 
 
 def _check_choices_list(
-    sentence: Sentence, spans: list[syntax.ClaimSpan], scenario: Path
+    sentence: Sentence, spans: list[syntax.ClaimSpan], scenario: Path, on_page: set[str]
 ) -> list[Problem]:
-    """The list names every choice the run relies on: its trace lists them."""
+    """The list names every choice the run relies on (its trace lists them) and every choice
+    the page marks elsewhere (a prompt's, a paragraph's): the page's one list of the model's
+    choices a reader meets there."""
     marked = {span.expression for span in spans if span.kind == "choice"}
     relied = scenario_trace(scenario)["choices"]
     missing = [choice for choice in relied if choice not in marked]
+    elsewhere = sorted(choice for choice in on_page - marked if choice in CHOICE_IDS)
+    if elsewhere:
+        return [
+            Problem(
+                sentence.file,
+                sentence.line,
+                "the worked example's list of the model's own choices leaves out "
+                f"{', '.join(elsewhere)}, which the page marks.",
+                "Name each in the list with its marker, [words]{choice: ID} "
+                '(docs/authoring.md, "The model\'s own choices").',
+                strict_only=True,
+            )
+        ]
     if not missing:
         return []
     return [

@@ -17,6 +17,7 @@ from typing import Any
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.claims import ClaimSyntaxError, evaluate
+from trafikist.checks.fairness import check_fairness
 from trafikist.checks.inputs import PageCheck, runs
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.seed import Seed
@@ -37,6 +38,7 @@ FIELDS = (
     "mistakes",
     "items",
     "why",
+    "given",
 )
 OPTION_FIELDS = ("text", "why", "right", "expect", "claim", "seed")
 ITEM_FIELDS = ("text", "step")
@@ -152,7 +154,15 @@ def _unknown(
 def _check(question: Question, registry: Registry, manifest: Manifest, seed: Seed) -> list[Problem]:
     result = outcome(question)
     problems = [
-        Problem(question.file, line, what, _fix_run(question)) for line, what in result.problems
+        # An order item that matches several steps is unfair, not wrong: a strict build's.
+        Problem(
+            question.file,
+            line,
+            what,
+            result.fixes.get(line) or _fix_run(question),
+            strict_only=line in result.fixes,
+        )
+        for line, what in result.problems
     ]
     if question.kind == "choice":
         problems += _choice(question, result, registry, manifest, seed)
@@ -160,6 +170,9 @@ def _check(question: Question, registry: Registry, manifest: Manifest, seed: See
         problems += _number(question, result)
     elif question.kind == "order":
         problems += _order(question, result)
+    if not problems:
+        # A question whose key holds: is it fair to its reader?
+        problems += check_fairness(question, result)
     return problems
 
 

@@ -7,8 +7,8 @@ the one list of them).
 - `session`: `CourseBuild`, the steps; `options`: the build's options and their defaults;
 - `assets`, `files`: the site's own files (widgets/, the bundled stylesheet);
 - `widget`: the duty widget's build parts (baked runs, the model's wheel and lock, Pyodide's
-  runtime, the memory snapshot); `offline`: the site's service worker; `diskcache`: the cache
-  of derived files every build on a machine shares;
+  runtime, the memory snapshot); `offline`: the site's service worker (the cache of derived
+  files every build on a machine shares is `base.diskcache`);
 - `theme`: the Content-Security-Policy and the theme's fixes, in a whole page;
 - `staging`: the folder that keeps the last good site until a build succeeds;
 - `cache`: what a preview rebuild keeps; `preview`: the error pages and the reload client.

@@ -14,7 +14,7 @@ esbuild is the npm package pinned in package.json (installed by scripts/setup), 
 
 esbuild's output depends only on its version, `bundle.mjs`, the job and the bytes of the
 widgets' scripts and styles, so it is cached by a hash of those in the build's cache
-(trafikist.core.diskcache, `bundles`): a build that has seen the same sources does not start
+(trafikist.base.diskcache, `bundles`): a build that has seen the same sources does not start
 Node. A bundle may hold only those hashed files (`bundle.mjs` refuses any other import), so a
 cached entry is never stale.
 """
@@ -26,8 +26,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.base.errors import CourseError
-from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.npm import installed_version, last_line, run_node, setup_fix
 
 BUNDLE_SCRIPT = Path(__file__).with_name("bundle.mjs")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import jinja2
 
-from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
+from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.course.examples import example_path
 from trafikist.course.structure import Page, Status
 
@@ -105,7 +105,7 @@ class DiskBytecodeCache(jinja2.BytecodeCache):
     the MkDocs theme's), as Python keeps a module's bytecode: compiling the theme's forty
     templates costs a build about half a second of CPU time.
 
-    It is the machine's cache of derived files (trafikist.core.diskcache, `templates/`).
+    It is the machine's cache of derived files (trafikist.base.diskcache, `templates/`).
     Jinja checks an entry against its template's source and against its own version and
     Python's; the key here adds the template's name and file and whatever of the environment
     its compiled code depends on (delimiters, whitespace rules, autoescaping, extensions),

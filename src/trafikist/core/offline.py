@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.base.errors import CourseError
-from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.npm import installed_version, run_node
 from trafikist.core.sitedir import MARKER
 

@@ -11,16 +11,19 @@ scenario's duration. PLACE is one of schedule, pending, active, dead or done.
     j1 in schedule from 2.5 to 3          … at every moment of an interval
     j1 reaches pending at 3               a step moves it there at that moment
     j5 never reaches pending              no step moves it there
+    j5 reaches pending                    … some step does, at any time
     pump sends EMQ.PROMOTE at 3, 4        a client's command (a script by its name: @promote)
     pump sends EMQ.PROMOTE 12 times
     consumer sends nothing                … or no command at all
     pump EMQ.PROMOTE at 3 replies 2       the reply (a number, nil, ok, error, or "text")
+    consumer-b @claim replies j2          … of some call, at any time
     pump EMQ.PROMOTE errors from 8        every reply from that moment on is an error
     consumer refused at 0, 1, 3, 7        an event of the run: refused, backoff, wake, timeout,
                                           crash, restart, failed, message, lease-lost
     stream events:dead length 2 at end    the length of a stream
     pel events workers 1 at 5             the pending entries of a stream's group
     failures events:failures:1-1 ttl -1 at end    a failure count's TTL (or: count 2)
+    failures events:failures:1-1 has a ttl at end  … any TTL (the key expires)
 
 A predicate may start with a fault the run adds to the scenario, which holds for the predicates
 after it in the same span: `given reader crashes after 3: failures events:failures:1-1 ttl -1 at
@@ -51,10 +54,11 @@ EVENTS = (
 )
 FORMS = (
     "`JOB in PLACE at T`, `JOB in PLACE from T to T`, `JOB reaches PLACE at T`, "
-    "`JOB never reaches PLACE`, `CLIENT sends COMMAND at T, …`, `CLIENT sends COMMAND N times`, "
-    "`CLIENT sends nothing`, `CLIENT COMMAND at T replies VALUE`, `CLIENT COMMAND errors from T`, "
-    "`CLIENT EVENT at T, …`, `stream KEY length N at T`, `pel KEY GROUP N at T`, "
-    "`failures KEY ttl|count N at T`; optionally after `given CLIENT crashes after N:`"
+    "`JOB never reaches PLACE`, `JOB reaches PLACE`, `CLIENT sends COMMAND at T, …`, "
+    "`CLIENT sends COMMAND N times`, `CLIENT sends nothing`, `CLIENT COMMAND at T replies VALUE`, "
+    "`CLIENT COMMAND replies VALUE`, `CLIENT COMMAND errors from T`, `CLIENT EVENT at T, …`, "
+    "`stream KEY length N at T`, `pel KEY GROUP N at T`, `failures KEY ttl|count N at T`, "
+    "`failures KEY has a ttl at T`; optionally after `given CLIENT crashes after N:`"
 )
 
 _NAME = r"[\w.:@{}-]+"
@@ -71,15 +75,18 @@ FORM_PATTERNS = {
     "in_at": rf"{_JOB} in (?P<place>\w+) at (?P<t>{_TIME})",
     "reaches": rf"{_JOB} reaches (?P<place>\w+) at (?P<t>{_TIME})",
     "never": rf"{_JOB} never reaches (?P<place>\w+)",
+    "ever": rf"{_JOB} reaches (?P<place>\w+)",
     "sends_nothing": rf"{_CLIENT} sends nothing",
     "sends_count": rf"{_CLIENT} sends {_COMMAND} (?P<n>\d+) times?",
     "sends_at": rf"{_CLIENT} sends {_COMMAND} at (?P<times>{_TIMES})",
     "replies": rf"{_CLIENT} {_COMMAND} at (?P<t>{_TIME}) replies (?P<value>.+)",
+    "replies_any": rf"{_CLIENT} {_COMMAND} replies (?P<value>.+)",
     "errors": rf"{_CLIENT} {_COMMAND} errors from (?P<t>{_TIME})",
     "event": rf"{_CLIENT} (?P<event>[a-z-]+) at (?P<times>{_TIMES})",
     "stream": rf"stream {_KEY} length (?P<n>\d+) at (?P<t>{_TIME})",
     "pel": rf"pel {_KEY} (?P<group>{_NAME}) (?P<n>\d+) at (?P<t>{_TIME})",
     "failures": rf"failures {_KEY} (?P<what>ttl|count) (?P<n>-?\d+) at (?P<t>{_TIME})",
+    "expiring": rf"failures {_KEY} has a ttl at (?P<t>{_TIME})",
 }
 PATTERNS = tuple((form, re.compile(f"^{pattern}$")) for form, pattern in FORM_PATTERNS.items())
 
@@ -370,6 +377,15 @@ def _never(run: _Run, f: dict[str, str]) -> Verdict:
     )
 
 
+def _ever(run: _Run, f: dict[str, str]) -> Verdict:
+    if (unknown := run.known_job(f["job"])) is not None:
+        return unknown
+    entered = _entries(run, f["job"], f["place"])
+    if entered:
+        return Verdict(True, step=entered[0][1], place=f["place"])
+    return Verdict(False, f"{f['job']} never moves into {f['place']} in the run")
+
+
 def _sends_nothing(run: _Run, f: dict[str, str]) -> Verdict:
     if (unknown := run.known_client(f["client"])) is not None:
         return unknown
@@ -438,6 +454,23 @@ def _replies(run: _Run, f: dict[str, str]) -> Verdict:
     if reply_matches(step["reply"], f["value"].strip()):
         return Verdict(True, step=index)
     return Verdict(False, f"the reply differs ({run.describe(index)})", step=index)
+
+
+def _replies_any(run: _Run, f: dict[str, str]) -> Verdict:
+    if (unknown := run.known_client(f["client"])) is not None:
+        return unknown
+    sent = run.commands_of(f["client"], f["command"])
+    for index, step in sent:
+        if reply_matches(step["reply"], f["value"].strip()):
+            return Verdict(True, step=index)  # the call that replied it
+    if not sent:
+        return Verdict(False, f"{f['client']} never sends {f['command']} in the run")
+    return Verdict(
+        False,
+        f"no {f['command']} of {f['client']} replies {f['value'].strip()} "
+        f"({run.describe(sent[-1][0])}, the last)",
+        step=sent[-1][0],
+    )
 
 
 def reply_matches(reply: Reply, stated: str) -> bool:
@@ -555,18 +588,33 @@ def _failures(run: _Run, f: dict[str, str]) -> Verdict:
     return _bus(run, f, read, f"the {f['what']} of {f['key']}", changes)
 
 
+def _expiring(run: _Run, f: dict[str, str]) -> Verdict:
+    """The count has a TTL (any): the step that last set or dropped one decides."""
+    found = _failures(run, {**f, "what": "ttl", "n": "-1"})
+    t = run.time(f["t"])
+    state, _ = run.state_at(t)
+    entry = state.get("failures", {}).get(f["key"])
+    if entry is not None and isinstance(entry["ttl"], int) and entry["ttl"] >= 0:
+        return Verdict(True, step=found.step)
+    ttl = "no key" if entry is None else f"TTL {entry['ttl']}"
+    return Verdict(False, f"at {t:g} s {f['key']} has {ttl}", step=found.step)
+
+
 _FORMS: dict[str, Callable[[_Run, dict[str, str]], Verdict]] = {
     "in_at": _in_at,
     "in_from": _in_from,
     "reaches": _reaches,
     "never": _never,
+    "ever": _ever,
     "sends_nothing": _sends_nothing,
     "sends_count": _sends_count,
     "sends_at": _sends_at,
     "replies": _replies,
+    "replies_any": _replies_any,
     "errors": _errors,
     "event": _event,
     "stream": _stream,
     "pel": _pel,
     "failures": _failures,
+    "expiring": _expiring,
 }

@@ -67,7 +67,10 @@ RUN = re.compile(
     r"^(?:duty\s+(?P<duty>[a-z0-9-]+)|(?P<example>worked example)"
     r"|scenario\s+(?P<scenario>[a-z0-9-]+))$"
 )
-CRASH = re.compile(r"^(?P<client>[\w.:-]+)\s+after\s+(?P<after>\d+)(?P<for_good>\s+for\s+good)?$")
+CRASH = re.compile(
+    r"^(?P<client>[\w.:-]+)\s+after\s+(?P<after>\d+|@?[A-Za-z][\w.:-]*(?:\s+[1-9]\d*)?)"
+    r"(?P<for_good>\s+for\s+good)?$"
+)
 ASK = re.compile(
     r"^(?:count\s+(?P<count_client>[\w.:-]+)\s+sends\s+(?P<count_command>[\w.:@-]+)"
     r"|time\s+(?P<job>[\w.:-]+)\s+reaches\s+(?P<place>\w+)"
@@ -136,6 +139,9 @@ class Question:
     mistakes: tuple[Mistake, ...] = ()
     items: tuple[Item, ...] = ()
     why: str = ""
+    # The values the question gives its reader (`given:`): `SUBJECT.FIELD` of its run (`j1.due`,
+    # `consumer.beat`), or a model choice's id; each with the words that state it, if written.
+    given: tuple[tuple[str, str], ...] = ()
     # The block's fields as written, for the checks of its schema.
     data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -190,6 +196,7 @@ class Outcome:
     value: float | None = None  # a number question's, as the model counts or times it
     times: list[float | None] = field(default_factory=list)  # an order question's, per item
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line, what) the run says
+    fixes: dict[int, str] = field(default_factory=dict)  # a problem's own fix, by its line
 
 
 # -- reading the blocks --------------------------------------------------------------------------
@@ -300,8 +307,18 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
         mistakes=mistakes,
         items=items,
         why=str(data.get("why", "") or ""),
+        given=_given(data.get("given")),
         data=data,
     )
+
+
+def _given(value: Any) -> tuple[tuple[str, str], ...]:
+    """`given:` as a list of names, or a mapping of names to the words that state them."""
+    if isinstance(value, dict):
+        return tuple((str(name), str(words or "")) for name, words in value.items())
+    if isinstance(value, list):
+        return tuple((str(name), "") for name in value)
+    return ()
 
 
 def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
@@ -332,7 +349,11 @@ def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
         path = scenario_file(module, match["scenario"])
         scenario = path if path.is_file() else None
     if crash is not None:
-        fault: dict[str, Any] = {"client": crash["client"], "after": int(crash["after"])}
+        after = crash["after"]
+        fault: dict[str, Any] = {
+            "client": crash["client"],
+            "after": int(after) if after.isdigit() else after,
+        }
         restart = None if crash["for_good"] else _restart_of(scenario, crash["client"])
         if restart is not None:
             fault["restart"] = restart
@@ -359,8 +380,9 @@ def _restart_of(scenario: Path | None, client: str) -> float | None:
 
 RUN_FIX = "Write `run: duty ID`, `run: worked example` or `run: scenario NAME`."
 CRASH_FIX = (
-    "Write `crash: CLIENT after N` (the client stops after its Nth command, and restarts as "
-    "the scenario's own fault for it does) or `crash: CLIENT after N for good`."
+    "Write `crash: CLIENT after COMMAND` (the client stops right after it sends COMMAND, or "
+    "`COMMAND 2` its second; `after N`: its Nth command of any kind), and it restarts as the "
+    "scenario's own fault for it does; add `for good` when it never comes back."
 )
 
 
@@ -534,12 +556,14 @@ def _known_runs(page: Page) -> tuple[str, ...]:
 # -- what the run shows --------------------------------------------------------------------------
 
 
-def outcome(question: Question) -> Outcome:
-    """Each option's verdict on the run and the step that decides it; a number question's
-    value; an order question's times. Options that hold by a claim or the seed are left to
-    the checks (trafikist.checks.questions), which have the registry and the seed."""
+def outcome(question: Question, trace: Trace | None = None) -> Outcome:
+    """Each option's verdict on the run (or on `trace`, a variant of it) and the step that
+    decides it; a number question's value; an order question's times. Options that hold by a
+    claim or the seed are left to the checks (trafikist.checks.questions), which have the
+    registry and the seed."""
     result = Outcome()
-    trace = _trace(question, result)
+    if trace is None:
+        trace = _trace(question, result)
     if question.kind == "choice":
         for option in question.options:
             if option.expect and trace is not None:
@@ -712,8 +736,17 @@ def _ask(question: Question, trace: Trace, result: Outcome) -> tuple[float | Non
     return float(trace["steps"][found]["t"]), found
 
 
+ONE_STEP_FIX = (
+    'Say which time the item means ("the first time …", "the second …", "the last …"), or '
+    'name a step that happens once (docs/authoring.md, "Fair questions").'
+)
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+ORDINAL = re.compile(rf"\b({'|'.join(ORDINALS)})\b", re.IGNORECASE)
+
+
 def _place(item: Item, trace: Trace, result: Outcome) -> tuple[float | None, Decider | None]:
-    """When the run takes an item's step: the first time it happens."""
+    """When the run takes an item's step. An item is one step: when the step happens more than
+    once, the item's text says which time ("the first time …", "the last …")."""
     match = STEP.match(" ".join(item.step.split()))
     if match is None:
         result.problems.append(
@@ -724,21 +757,42 @@ def _place(item: Item, trace: Trace, result: Outcome) -> tuple[float | None, Dec
             )
         )
         return None, None
-    found: int | None = None
+    found: list[Decider]
     if match["job"]:
-        found = _first_entry(trace, match["job"], match["place"])
+        entries = _entries(trace, match["job"], match["place"])
+        found = [_step_decider(trace, index) for index in entries]
     elif match["client"]:
-        sent = _sends(trace, match["client"], match["command"])
-        found = sent[0] if sent else None
+        found = [_step_decider(trace, i) for i in _sends(trace, match["client"], match["command"])]
     else:
-        for index, event in enumerate(trace["events"]):
-            if event["client"] == match["event_client"] and event["kind"] == match["event"]:
-                t = float(event["t"])
-                return t, Decider(t, event["client"], event["kind"], "", None, index)
-    if found is None:
+        found = [
+            Decider(float(event["t"]), event["client"], event["kind"], "", None, index)
+            for index, event in enumerate(trace["events"])
+            if event["client"] == match["event_client"] and event["kind"] == match["event"]
+        ]
+    if not found:
         result.problems.append((item.line, f"the step '{item.step}' never happens in the run"))
         return None, None
-    return float(trace["steps"][found]["t"]), _step_decider(trace, found)
+    ordinal = ORDINAL.search(item.text)
+    if ordinal is None and len(found) > 1:
+        times = ", ".join(f"{d.t:g}" for d in found[:6]) + (" …" if len(found) > 6 else "")
+        result.problems.append(
+            (
+                item.line,
+                f'the item "{item.text}" matches {len(found)} steps of the run (at {times} s), '
+                "and does not say which it means",
+            )
+        )
+        result.fixes[item.line] = ONE_STEP_FIX
+        return None, None
+    number = ORDINALS[ordinal[1].lower()] if ordinal else 1
+    if number > len(found):
+        result.problems.append(
+            (item.line, f'the item "{item.text}" happens {len(found)} times in the run, not more')
+        )
+        result.fixes[item.line] = ONE_STEP_FIX
+        return None, None
+    chosen = found[number - 1] if number > 0 else found[-1]
+    return chosen.t, chosen
 
 
 def _sends(trace: Trace, client: str, command: str) -> list[int]:
@@ -751,12 +805,19 @@ def _sends(trace: Trace, client: str, command: str) -> list[int]:
 
 def _first_entry(trace: Trace, job: str, place: str) -> int | None:
     """The first step that moves `job` into `place`."""
+    entries = _entries(trace, job, place)
+    return entries[0] if entries else None
+
+
+def _entries(trace: Trace, job: str, place: str) -> list[int]:
+    """Every step that moves `job` into `place`."""
     steps = trace["steps"]
+    found = []
     for index, step in enumerate(steps):
         before = steps[index - 1]["state"] if index else trace["initial"]
         if job in jobs_in(step["state"], place) and job not in jobs_in(before, place):
-            return index
-    return None
+            found.append(index)
+    return found
 
 
 # -- what the page shows -------------------------------------------------------------------------

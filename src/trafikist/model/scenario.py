@@ -29,6 +29,8 @@ MAX_POOL = 100  # a Metronome's consumers
 MAX_COUNT = 1_000_000  # a batch, a limit, a count
 MIN_SECONDS = 0.01  # a beat, an interval, a block: below it the steps of a run explode
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
+# A fault's crash point by command: its first XADD, or its Nth (`EXPIRE 2`); a script by name.
+CRASH_POINT = re.compile(r"^\s*@?[A-Za-z][\w.:-]*(?:\s+[1-9]\d*)?\s*$")
 
 # Per kind: option -> (check, default). The check names a type: "seconds" (a number > 0),
 # "seconds0" (>= 0), "count" (an integer > 0), "count0" (>= 0), "bool", "wire", "name".
@@ -123,7 +125,7 @@ class ProcessSpec:
 @dataclass(frozen=True)
 class FaultSpec:
     client: str
-    after: int
+    after: int | str  # its Nth command, or a command it names: "XADD", "EXPIRE 2" (its second)
     restart: float | None = None
 
 
@@ -609,10 +611,22 @@ class _Reader:
                     f"Use one of: {', '.join(clients) or '(no processes)'}.",
                 )
             restart = raw.get("restart")
+            after = raw["after"]
+            if isinstance(after, str):
+                if not CRASH_POINT.match(after):
+                    raise self.fail(
+                        f"{path}.after",
+                        f"'{after}' names no command.",
+                        "Write a number of commands (3), a command (XADD) or its Nth time "
+                        "(EXPIRE 2).",
+                    )
+                point: int | str = " ".join(after.split())
+            else:
+                point = self.integer(after, f"{path}.after", 0)
             faults.append(
                 FaultSpec(
                     client=client,
-                    after=self.integer(raw["after"], f"{path}.after", 0),
+                    after=point,
                     restart=None
                     if restart is None
                     else self.number(restart, f"{path}.restart", 0, strict=False),

@@ -56,9 +56,11 @@ class _Process:
         "crashed",
         "generator",
         "kind",
+        "last_sent",
         "name",
         "pool",
         "sent",
+        "sent_names",
         "step",
         "tick_pending",
         "token",
@@ -72,6 +74,10 @@ class _Process:
         self.generator: Any = None
         self.conn: Connection | None = None
         self.sent = 0
+        # How many of each command (a script by its name) it sent, and the last: a fault may
+        # name its crash point by a command ("after XADD", "after EXPIRE #2").
+        self.sent_names: dict[str, int] = {}
+        self.last_sent: tuple[str, int] = ("", 0)
         self.token = 0
         self.crashed = False
         self.pool: list[_Process] = []
@@ -292,6 +298,11 @@ class Simulation:
         conn = process.conn
         assert conn is not None
         process.sent += 1
+        name = (
+            argv[1] if argv[0].upper() in ("EVALSHA", "EVAL") and len(argv) > 1 else argv[0]
+        ).upper()
+        process.sent_names[name] = process.sent_names.get(name, 0) + 1
+        process.last_sent = (name, process.sent_names[name])
         if len(self.steps) >= MAX_STEPS:
             raise ScenarioError(
                 self.scenario.source,
@@ -363,7 +374,7 @@ class Simulation:
 
     def _crash_due(self, process: _Process) -> bool:
         fault = self._faults.get(process.name)
-        if fault is None or process.name in self._fired or process.sent != fault.after:
+        if fault is None or process.name in self._fired or not _reached(process, fault):
             return False
         self._fired.add(process.name)
         process.crashed = True
@@ -371,9 +382,8 @@ class Simulation:
         process.waiting_tick = False
         if process.conn is not None:
             process.conn.close()
-        self._event(
-            process.name, "crash", f"crashed after command {fault.after}, before sending the next"
-        )
+        point = f"command {fault.after}" if isinstance(fault.after, int) else f"its {fault.after}"
+        self._event(process.name, "crash", f"crashed after {point}, before sending the next")
         if fault.restart is not None:
             self._restart_later(process, fault)
         return True
@@ -386,6 +396,8 @@ class Simulation:
         restarter = _Process(process.name, process.kind, process.context)
         restarter.pool = process.pool
         restarter.sent = process.sent
+        restarter.sent_names = process.sent_names
+        restarter.last_sent = process.last_sent
         self._processes[self._processes.index(process)] = restarter
         for owner in self._processes:
             if process in owner.pool:
@@ -544,6 +556,15 @@ def _json_reply(reply: Any) -> Reply:
     if isinstance(reply, Replies):
         return [reply_to_json(item) for item in reply]
     return reply_to_json(reply)
+
+
+def _reached(process: _Process, fault: FaultSpec) -> bool:
+    """Whether the process has just sent its crash point: its `after`-th command, or the
+    command a fault names (`XADD`: its first; `EXPIRE 2`: its second EXPIRE)."""
+    if isinstance(fault.after, int):
+        return process.sent == fault.after
+    name, _, nth = fault.after.partition(" ")
+    return process.last_sent == (name.upper(), int(nth or 1))
 
 
 # --- overrides -----------------------------------------------------------------------------

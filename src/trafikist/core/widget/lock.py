@@ -14,7 +14,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
+from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.widget.wheel import BuiltWheel
 
 LOCKS_KEPT = 8  # lock files kept in the cache (about 110 KB each)
@@ -24,7 +24,7 @@ def lock_with_wheel(pyodide_lock: Path, wheel: BuiltWheel, cache: Path | None = 
     """Pyodide's lock file with the wheel added, as the bytes of a JSON file.
 
     The result depends only on the two inputs and pyodide-lock's version, so it is cached by
-    their hash (trafikist.core.diskcache): pyodide-lock brings pydantic, whose import alone costs
+    their hash (trafikist.base.diskcache): pyodide-lock brings pydantic, whose import alone costs
     a build about 80 ms, and most builds have seen the same wheel before.
     """
     folder = cache or cache_folder("locks")

@@ -7,7 +7,7 @@ can instead restore a saved WebAssembly memory in which all that is done (`loadP
 
 The snapshot is made in Node by `snapshot.mjs`, from the same npm package the site serves, and
 depends only on Pyodide's runtime files, the model's wheel and that script. So it is cached by a
-hash of those in the build's cache (trafikist.core.diskcache), shared by every build, checkout and
+hash of those in the build's cache (trafikist.base.diskcache), shared by every build, checkout and
 test on the machine. Without a cached one, Node runs in the background (about 4 s) while MkDocs
 renders the pages, and the build waits for it only at the end.
 
@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.base.errors import CourseError
-from trafikist.core.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.core.widget.runtime import PyodideRuntime
 from trafikist.core.widget.wheel import BuiltWheel
 
