@@ -53,6 +53,16 @@ class BuildOptions:
         """The options of a `- trafikist:` block read from `source`, checked as MkDocs checks
         them: a known name, and a value of the default's type."""
         values = values or {}
+        cls.check_types(values, source)
+        options = cls(**values)
+        check_assets_path(options.assets_path, source)
+        return options
+
+    @classmethod
+    def check_types(cls, values: dict[str, Any], source: Path) -> None:
+        """Each option of `values` is one the plugin has, with a value of its default's type;
+        CourseError at its line of `source` otherwise (MkDocs' plugin runs it before MkDocs
+        validates the options, whose message names no line and no fix)."""
         known = {option.name: option for option in fields(cls)}
         for name, value in values.items():
             if name not in known:
@@ -71,9 +81,6 @@ class BuildOptions:
                     f"the trafikist option '{name}' must be a {expected.__name__}, not {value!r}.",
                     f"Write a {expected.__name__}, as the default {default!r} is.",
                 )
-        options = cls(**values)
-        check_assets_path(options.assets_path, source)
-        return options
 
     def check(self, source: Path) -> None:
         """Raise CourseError, at the option's line of `source` (the mkdocs.yml that sets it),

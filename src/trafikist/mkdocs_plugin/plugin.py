@@ -147,7 +147,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         option or a value of the wrong type is one `mkdocs.yml:LINE: what. Fix: how.` line
         (MkDocs' own message names no line and no fix)."""
         try:
-            BuildOptions.from_mapping(options, Path(config_file_path or "mkdocs.yml"))
+            BuildOptions.check_types(options or {}, Path(config_file_path or "mkdocs.yml"))
         except CourseError as error:
             logging.getLogger("mkdocs.plugins.trafikist").error(str(error))
             raise SystemExit(ABORTED) from None
@@ -195,10 +195,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.build is not None:
             self.build.cancel()  # serve: a snapshot the last build never waited for
-        _course(lambda: self._check_site_dir(config))  # before anything is touched
         # The theme's overrides read the assets path even from the pages of a failed preview.
         config.extra.update(CourseBuild(self.config_file.parent, DEFAULTS).theme_extra())
         _course(lambda: check_assets_path(self.config["assets_path"], self.config_file))
+        _course(lambda: self._check_site_dir(config))  # before anything is touched
         options = self._options()
         self.build = CourseBuild(
             self.config_file.parent,
