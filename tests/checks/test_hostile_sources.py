@@ -30,9 +30,12 @@ from trafikist.registry.valkey import ValkeyCommand, ValkeyTable
 
 ONE_LINE = re.compile(r"^[\w./-]+(?::\d+)?: [^\n]+[.?!] Fix: [^\n]+$")
 HTML_GUIDE = '(docs/authoring.md, "No raw HTML")'
-WHY = "    why: Between calls, a due job stays in schedule.\n"
+WHY = (
+    "    why: That reader took falling due for moving. A due job stays in schedule until a "
+    "client sends the promote call; the run moves j1 only at a beat.\n"
+)
 OPTION = "  - text: Still in schedule.\n"
-PROMPT = "Where is j1 at 2.8 s?\n"
+PROMPT = "Does its beat move j1 to pending?\n"
 SECTION = "## Two sweeps, each one call"
 
 
@@ -73,9 +76,10 @@ IMG = "<img src=x onerror=alert()>"
     [
         # A why ending `</dd><dd>` opened a new entry in the answer's list.
         (MODULE, WHY, WHY.rstrip("\n") + "</dd><dd>x\n", WHY[:30], raw_html("</dd>")),
-        (MODULE, WHY, WHY.replace("a due job", f"a due job {IMG}"), WHY[:30], raw_html(IMG)),
+        (MODULE, WHY, WHY.replace("A due job", f"A due job {IMG}"), WHY[:30], raw_html(IMG)),
+        # The prompt is a fair question's no more: its check fails too, in the same line.
         (MODULE, PROMPT, PROMPT.rstrip("\n") + " <script>alert(1)</script>\n", PROMPT[:20],
-         raw_html("<script>")),
+         raw_html("<script>").replace(" Fix:", " This line has 1 more problem too. Fix:")),
         (MODULE, OPTION, "  - text: Still in [schedule](javascript:alert(1)).\n", OPTION[:18],
          SCRIPT_LINK),
         (MODULE, OPTION, "  - text: Still in [schedule](&#106;aVa&#x09;ScRiPt:alert()).\n",
@@ -306,9 +310,9 @@ def test_a_soft_hyphen_hides_a_sentence_from_its_checks(project: Path) -> None:
          "the word 'm\u043eves' mixes Latin and Cyrillic letters: '\u043e' (U+043E CYRILLIC "
          f"SMALL LETTER O, at column 14) looks Latin and is another letter to every check. "
          f"{LATIN_AGAIN}"),
-        (MODULE, "id: where-is-a-due-job", "id: where-is-a\u200b-due-job",
-         "this line holds an invisible character, U+200B ZERO WIDTH SPACE, at column 15: the "
-         f"reader sees 'where-is-a-due-job', and every check reads another word. {DELETE_IT}"),
+        (MODULE, "id: a-beat-on-wire-6", "id: a-beat\u200b-on-wire-6",
+         "this line holds an invisible character, U+200B ZERO WIDTH SPACE, at column 11: the "
+         f"reader sees 'a-beat-on-wire-6', and every check reads another word. {DELETE_IT}"),
         (MODULE, OPTION, "  - text: Still in \u0455chedule.\n",
          "the word '\u0455chedule' mixes Latin and Cyrillic letters: '\u0455' (U+0455 CYRILLIC "
          "SMALL LETTER DZE, at column 20) looks Latin and is another letter to every check. "
@@ -434,7 +438,11 @@ def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
 ) -> None:
     """A `  ////` line inside a question is its YAML's, for both: the checker used to end the
     question there (and refuse its closing `///` as closing nothing), the reader at the `///`."""
-    edit(project / MODULE, "why: >-\n  The beat comes", "why: >-\n  ////\n  The beat comes")
+    edit(
+        project / MODULE,
+        "why: A due job stays in schedule until a client sends the promote call, and",
+        "why: >-\n  ////\n  A due job stays in schedule until a client sends the promote call, and",
+    )
     assert core_build(project) is None
     body = "/// check | Q?\nkind: number\nwhy: |\n  ////\nanswer: 2\n///\nAfter.\n"
     [(start, prompt, yaml_body, _)] = questions_blocks(body)
@@ -485,7 +493,7 @@ NOT_A_NUMBER = (
     "is not a number the page can read: a reader types ASCII digits, with a point for decimals."
 )
 SLUG_FIX = "Fix: Write lowercase letters, digits and hyphens, up to 80: id: where-is-a-due-job."
-ORDER_ITEM = "  - text: drain the lanes\n    step: consumer sends @claim\n"
+ORDER_ITEM = "  - text: j1 is done\n    step: j1 reaches done\n"
 
 
 def bad_number(written: str) -> str:
@@ -496,8 +504,8 @@ def retyped(field: str, written: str, kind: str) -> str:
     return re.escape(f"YAML reads '{field}: {written}' as {kind}, not as the text written.")
 
 
-ANSWER = "answer: 3.0\n"
-QUESTION_ID = "id: when-a-due-job-moves\n"
+ANSWER = "answer: 4.0\n"
+QUESTION_ID = "id: a-longer-beat\n"
 RIGHT = "  - text: Still in schedule.\n    right: true\n"
 NOT_A_SLUG = "the question id '{}' is not a slug: the reader's record and the run's address keep "
 
@@ -505,9 +513,9 @@ NOT_A_SLUG = "the question id '{}' is not a slug: the reader's record and the ru
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        (ANSWER, "answer: 3.00\n",
-         r"the answer 3\.00 of 'when-a-due-job-moves' is not the run's: the model gives 3\.01\d* "
-         r"\(3\.01 at the precision written\)"),
+        (ANSWER, "answer: 4.00\n",
+         r"the answer 4\.00 of 'a-longer-beat' is not the run's: the model gives 4\.0\d* "
+         r"\(4\.0\d at the precision written\)"),
         (ANSWER, 'answer: "0_3.0"\n', bad_number("answer: 0_3.0")),
         (ANSWER, 'answer: "\u0663.\u0660"\n', bad_number("answer: \u0663.\u0660")),
         (ANSWER, "answer: sNaN\n", bad_number("answer: sNaN")),
@@ -529,7 +537,7 @@ NOT_A_SLUG = "the question id '{}' is not a slug: the reader's record and the ru
          re.escape("this entry of 'options' is 'Still in schedule.', not a mapping of fields: it "
                    "would be left out of the question.")),
         (ORDER_ITEM, ORDER_ITEM + ORDER_ITEM,
-         re.escape("the item 'drain the lanes' is listed twice (first at line")),
+         re.escape("the item 'j1 is done' is listed twice (first at line")),
     ],
     ids=["answer 3.00 read as written", "an underscore in a number", "Arabic-Indic digits",
          "a signalling NaN", "yes as an answer", "a decimal comma in a mistake", "id __proto__",
