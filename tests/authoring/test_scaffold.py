@@ -72,10 +72,14 @@ def test_new_module_and_dive_are_linked_into_the_course(engine: str, tmp_path: P
     entry = home.select_one("[data-page=timers-in-the-server]")
     assert entry is not None and "module 06" in entry.get_text(" ")
     assert "planned" in entry.get_text(" ")
-    assert [a.get_text() for a in entry.select(".tk-course-entry__dives a")] == [
-        "The first timer",
-        "A second timer",
-    ]
+    # The written dive is listed under its module with the written pages; the module and the
+    # planned dive are listed again, marked, with the pages not written yet.
+    assert [a.get_text() for a in entry.select(".tk-course-entry__dives a")] == ["The first timer"]
+    waiting = home.select_one("[data-book=planned]")
+    assert waiting is not None
+    for page_id in ("timers-in-the-server", "a-second-timer"):
+        listed = waiting.select_one(f"[data-page={page_id}]")
+        assert listed is not None and "planned" in listed.get_text(" "), page_id
     page = soup(project / "site/trafikist/06-timers-in-the-server/index.html")
     nav = " ".join(a.get_text(" ", strip=True) for a in page.select("nav.md-nav a"))
     assert "06 · Timers in the server" in nav and "01 · The first timer" in nav
