@@ -48,17 +48,18 @@ from trafikist.checks import (
     valkey_statements,
 )
 from trafikist.checks.blocks import check_blocks
-from trafikist.checks.inputs import Fact, Facts, PageCheck, page_text
+from trafikist.checks.inputs import Checked, Fact, Facts, PageCheck, page_text
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import remembered
 from trafikist.checks.questions import check_question_ids
 from trafikist.checks.seed import Seed
+from trafikist.course.evidence import CheckedSentence
 from trafikist.course.examples import example_path
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Page
 
-__all__ = ["PAGE_CHECKS", "Facts", "PageCheck", "check_site"]
+__all__ = ["PAGE_CHECKS", "Facts", "PageCheck", "check_site", "page_evidence"]
 
 # The checks of one page, in the order their problems are named (trafikist.checks.inputs: what
 # each reads, which keys its verdict in the memo).
@@ -110,15 +111,44 @@ def _page_problems(page: Page, facts: Facts, signatures: dict[Fact, str]) -> lis
     """The page's problems: each check's, kept while nothing it declares it reads changes."""
     # A page whose blocks or comments are broken is read wrongly by every other check: its
     # syntax is the slip to fix, and the only one named.
-    broken = remembered(
-        ("blocks", *page_text(page), _example_exists(page)), lambda: check_blocks(page)
-    )
+    broken = _broken(page)
     if broken:
         return broken
     problems: list[Problem] = []
     for check in PAGE_CHECKS:
-        problems += remembered(check.key(page, signatures), _running(check, page, facts))
+        problems += remembered(check.key(page, signatures), _running(check, page, facts)).problems
     return one_per_line(problems)
+
+
+def page_evidence(
+    page: Page, facts: Facts, signatures: dict[Fact, str] | None = None
+) -> list[CheckedSentence]:
+    """The sentences of the page its checks proved, each once with all of its evidence (a
+    span's claim and the seed sentence its sentence cites, when both start there), from the
+    checks' verdicts: those of this build when it checked the page in this process, the same
+    checks run now when it did not (a build whose checks ran in a child)."""
+    if page.source is None or _broken(page):
+        return []
+    signatures = signatures if signatures is not None else facts.signatures()
+    merged: dict[str, CheckedSentence] = {}
+    for check in PAGE_CHECKS:
+        checked = remembered(check.key(page, signatures), _running(check, page, facts))
+        for sentence in checked.proven:
+            known = merged.get(sentence.anchor)
+            if known is None:
+                merged[sentence.anchor] = sentence
+                continue
+            longer = sentence if len(sentence.text) > len(known.text) else known
+            evidence = tuple(dict.fromkeys((*known.evidence, *sentence.evidence)))
+            merged[sentence.anchor] = dataclasses.replace(longer, evidence=evidence)
+    return list(merged.values())
+
+
+def _broken(page: Page) -> list[Problem]:
+    """The page's syntax problems (kept while its text is the same)."""
+    return remembered(
+        ("blocks", *page_text(page), _example_exists(page)), lambda: check_blocks(page)
+    )
 
 
 def _example_exists(page: Page) -> bool:
@@ -128,7 +158,7 @@ def _example_exists(page: Page) -> bool:
     return path is not None and path.is_file()
 
 
-def _running(check: PageCheck, page: Page, facts: Facts) -> Callable[[], list[Problem]]:
+def _running(check: PageCheck, page: Page, facts: Facts) -> Callable[[], Checked]:
     return lambda: check.run(page, facts)
 
 

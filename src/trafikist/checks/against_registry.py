@@ -25,10 +25,11 @@ from trafikist.checks.claims import (
     evaluate,
     split_expressions,
 )
-from trafikist.checks.inputs import PageCheck
+from trafikist.checks.inputs import PageCheck, proving
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.sentences import readable_questions
 from trafikist.course import syntax
+from trafikist.course.evidence import CheckedSentence, RegistryField
 from trafikist.course.structure import Course, Page
 from trafikist.course.syntax import Excerpt, Fence
 from trafikist.registry import rust
@@ -44,6 +45,7 @@ class Text:
     file: Path
     text: str
     line_at: Callable[[int], int | None]
+    where: str = "body"  # as an evidence anchor names the text (trafikist.course.evidence)
 
 
 def check_course(course: Course, registry: Registry, manifest: Manifest) -> list[Problem]:
@@ -55,8 +57,14 @@ def check_course(course: Course, registry: Registry, manifest: Manifest) -> list
     return _unique(problems)
 
 
-def check_against_registry(page: Page, registry: Registry, manifest: Manifest) -> list[Problem]:
-    """The four checks of one page."""
+def check_against_registry(
+    page: Page,
+    registry: Registry,
+    manifest: Manifest,
+    proven: list[CheckedSentence] | None = None,
+) -> list[Problem]:
+    """The four checks of one page; each claim that holds goes to `proven`, with the fields
+    it read."""
     assert page.source is not None
     scanned = syntax.scan(page.body)
     problems = list(_check_fences(page.source, scanned.fences, page.body_line, registry))
@@ -68,7 +76,7 @@ def check_against_registry(page: Page, registry: Registry, manifest: Manifest) -
         for glob in absent_globs(span.expression)
     ]
     for text in texts:
-        problems.extend(_check_claims(text, registry, manifest))
+        problems.extend(_check_claims(text, registry, manifest, proven))
         reader = _without_expressions(text.text)
         problems.extend(_check_verbs(text, reader, registry, exempt))
         problems.extend(_check_library(text, reader, manifest))
@@ -77,7 +85,11 @@ def check_against_registry(page: Page, registry: Registry, manifest: Manifest) -
 
 CHECK = PageCheck(
     "registry",
-    lambda page, facts: check_against_registry(page, facts.registry, facts.manifest),
+    proving(
+        lambda page, facts, proven: check_against_registry(
+            page, facts.registry, facts.manifest, proven
+        )
+    ),
     facts=("registry", "manifest"),
 )
 
@@ -88,19 +100,30 @@ def _texts(page: Page, scanned: syntax.Scanned) -> Iterator[Text]:
     for key in ("title", "summary"):
         value = page.meta.get(key)
         if isinstance(value, str):
-            yield Text(page.source, value, _always(page.line_of(key)))
+            yield Text(page.source, value, _always(page.line_of(key)), f"meta:{key}")
     for duty in page.duties:
         for name in duty.TEXT_FIELDS:
-            yield Text(duty.source, duty.text(name), _always(duty.line_of(name)))
+            where = f"duty:{duty.id}:{name}"
+            yield Text(duty.source, duty.text(name), _always(duty.line_of(name)), where)
     # A question's prompt, options and explanations are read like the page's prose: their
     # claims hold, their verbs and library names exist.
     for question in readable_questions(page):
-        parts = [(question.prompt, question.line)]
-        parts += [(option.text, option.line) for option in question.options]
-        parts += [(item.text, item.line) for item in question.items]
-        parts += question.whys
-        for text, line in parts:
-            yield Text(page.source, text, _always(line))
+        where = f"question:{question.id}"
+        parts = [(question.prompt, question.line, f"{where}:prompt")]
+        parts += [
+            (option.text, option.line, f"{where}:option:{number}")
+            for number, option in enumerate(question.options)
+        ]
+        parts += [
+            (item.text, item.line, f"{where}:item:{number}")
+            for number, item in enumerate(question.items)
+        ]
+        parts += [
+            (text, line, f"{where}:why:{number}")
+            for number, (text, line) in enumerate(question.whys)
+        ]
+        for text, line, part in parts:
+            yield Text(page.source, text, _always(line), part)
 
 
 def _always(line: int | None) -> Callable[[int], int | None]:
@@ -201,11 +224,15 @@ def _check_row(file: Path, quoted: Row, excerpt: Excerpt, registry: Registry) ->
 # ---------------------------------------------------------------- 3. claims
 
 
-def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterator[Problem]:
+def _check_claims(
+    text: Text, registry: Registry, manifest: Manifest, proven: list[CheckedSentence] | None
+) -> Iterator[Problem]:
     for span in syntax.find_claims(text.text):
         line = text.line_at(span.start)
         sentence = span.sentence
         expressions = split_expressions(span.expression)
+        read: list[RegistryField] = []
+        held = bool(expressions)
         if not expressions:
             yield Problem(
                 text.file,
@@ -217,6 +244,7 @@ def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterato
             try:
                 verdict = evaluate(expression, span.text, registry, manifest)
             except ClaimSyntaxError as error:
+                held = False
                 yield Problem(
                     text.file,
                     line,
@@ -225,6 +253,8 @@ def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterato
                     f"Write one of: {FORMS} (docs/registry.md).",
                 )
                 continue
+            held = held and verdict.holds
+            read.extend(verdict.read)
             if verdict.circular:
                 yield Problem(
                     text.file,
@@ -244,6 +274,16 @@ def _check_claims(text: Text, registry: Registry, manifest: Manifest) -> Iterato
                     "Correct the sentence and its claim, or update the registry or "
                     f"{MANIFEST_FIX} if trafikey or EchoMQ changed.",
                 )
+        if held and proven is not None:
+            proven.append(
+                CheckedSentence(
+                    str(text.file),
+                    line or 0,
+                    text.text[span.start : span.end],
+                    f"{text.where}:{span.start}",
+                    tuple(dict.fromkeys(read)),
+                )
+            )
 
 
 # ---------------------------------------------------------------- 2. verbs

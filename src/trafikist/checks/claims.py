@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from trafikist.base.errors import display_path
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.quantity import parse_quantity
+from trafikist.course.evidence import RegistryField
 from trafikist.course.syntax import split_predicates
 from trafikist.registry import hostapi
 from trafikist.registry.rows import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
@@ -56,6 +57,8 @@ class Verdict:
     # (the snapshot has no crate source): such a claim would only check the model against
     # itself, so the build refuses it instead of counting it as checked.
     circular: bool = False
+    # What the claim read, as the registry or the manifest holds it: the evidence it shows.
+    read: tuple[RegistryField, ...] = ()
 
 
 def split_expressions(expression: str) -> list[str]:
@@ -115,11 +118,14 @@ def _rows(
         return Verdict(
             False, f"the {field} of {chosen} is the model's own choice, not trafikey's", True
         )
+    read = []
     for row in rows:
         failure = _row_holds(row, field, op, wanted, value is None)
         if failure:
             return Verdict(False, f"{row.name} has {field} {failure} ({row.location})")
-    return Verdict(True)
+        found = row.fields.get(field)
+        read.append(RegistryField(row.name, field, _shown(found.value if found else None)))
+    return Verdict(True, read=tuple(read))
 
 
 def _row_holds(row: Row, field: str, op: str, wanted: str, from_text: bool) -> str | None:
@@ -176,7 +182,7 @@ def _absent(rest: str, registry: Registry) -> Verdict:
         for name, row in registry.rows.items():
             if fnmatch.fnmatchcase(name, glob):
                 return Verdict(False, f"registry::TABLE has {name} ({row.location})")
-    return Verdict(True)
+    return Verdict(True, read=tuple(RegistryField(glob, "row", "absent") for glob in rest.split()))
 
 
 def _exists(rest: str, registry: Registry) -> Verdict:
@@ -185,7 +191,7 @@ def _exists(rest: str, registry: Registry) -> Verdict:
     missing = [name for name in rest.split() if not _select(name, registry)]
     if missing:
         return Verdict(False, f"registry::TABLE has no row named {', '.join(missing)}")
-    return Verdict(True)
+    return Verdict(True, read=tuple(RegistryField(name, "row", "exists") for name in rest.split()))
 
 
 def _gate(rest: str, registry: Registry) -> Verdict:
@@ -203,14 +209,20 @@ def _gate(rest: str, registry: Registry) -> Verdict:
         return Verdict(
             False, f"the entries of the gate list ({where}) are the model's own choice", True
         )
-    return verdict
+    if not verdict.holds:
+        return verdict
+    listed = ", ".join(registry.gate_functions) or "none"
+    return Verdict(True, read=(RegistryField("load gate", "host functions", listed),))
 
 
 def _calls(rest: str, registry: Registry) -> Verdict:
     if registry.source_calls is None:
         _names_claim(rest, [], "")  # still reject a malformed claim
         return Verdict(False, "the snapshot holds no crate source to search", circular=True)
-    return _names_claim(rest, sorted(registry.source_calls), "the crate's source")
+    verdict = _names_claim(rest, sorted(registry.source_calls), "the crate's source")
+    if not verdict.holds:
+        return verdict
+    return Verdict(True, read=(RegistryField("the crate's source", "calls", rest),))
 
 
 def _names_claim(rest: str, names: list[str], where: str) -> Verdict:
@@ -246,7 +258,17 @@ def _default(rest: str, text: str, manifest: Manifest) -> Verdict:
             False,
             f"the page says {stated}, the manifest gives {entry.text} ({manifest.location(entry)})",
         )
-    return Verdict(True)
+    return Verdict(True, read=(RegistryField("", f"default {match['name']}", entry.text),))
+
+
+def _shown(value: object) -> str:
+    """A field's value as the reader reads it: `c"write slow"` is write slow, a list its
+    entries."""
+    if value is None:
+        return "(not written)"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
 
 
 def _unquote(value: str) -> str:

@@ -14,22 +14,29 @@ from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import Problem, display_path
-from trafikist.checks.inputs import PageCheck, runs
+from trafikist.checks.inputs import PageCheck, proving, runs
 from trafikist.checks.provenance import COURSE_NUMBERS
 from trafikist.checks.sentences import Sentence, page_sentences
 from trafikist.course import syntax
+from trafikist.course.evidence import CheckedSentence, ModelChoice, ModelStep
 from trafikist.course.examples import example_path, missing_scenario
 from trafikist.course.predicates import (
     FORMS,
     GIVEN,
+    Expectation,
     ExpectationSyntaxError,
+    Verdict,
     evaluate,
     parse,
 )
 from trafikist.course.runs import RunChangeError, scenario_trace
 from trafikist.course.structure import Page
 from trafikist.course.syntax import plain, split_predicates
-from trafikist.model.choices import CHOICE_IDS
+from trafikist.model.choices import CHOICE_IDS, MODEL_CHOICES
+from trafikist.model.trace import Trace
+from trafikist.model_view.draw import quote_arg, step_reply
+
+CHOICE_WORDS = {choice.id: choice.text for choice in MODEL_CHOICES}
 
 # -- the checks of a page ----------------------------------------------------------------------
 
@@ -43,10 +50,12 @@ WORKED_EXAMPLE_BLOCK = "/// worked-example"
 _ABOUT_THE_RUN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])|\b[a-z]\d+\b")
 
 
-def check_page_runs(page: Page) -> list[Problem]:
+def check_page_runs(page: Page, proven: list[CheckedSentence] | None = None) -> list[Problem]:
     """Every expectation on the page holds on its run, every choice names a choice of the
     model, every duty's "between calls" sentence carries an expectation, and so does every
-    sentence of a worked example that states what the run shows."""
+    sentence of a worked example that states what the run shows. Each expectation that holds
+    goes to `proven` with the steps that decide it, each choice marker with its choice."""
+    found = proven if proven is not None else []
     if page.source is None:
         return []
     marks = ("{expect:", "{choice:", WORKED_EXAMPLE_BLOCK)
@@ -67,9 +76,9 @@ def check_page_runs(page: Page) -> list[Problem]:
         spans = list(syntax.find_spans(sentence.markdown))
         for span in spans:
             if span.kind == "choice":
-                problems.extend(_check_choice(sentence, span.expression))
+                problems.extend(_check_choice(sentence, span, found))
             elif span.kind == "expect":
-                problems.extend(_check_expect(sentence, span, scenario))
+                problems.extend(_check_expect(sentence, span, scenario, found))
         between_calls = duty is not None and sentence.line == duty.line_of("between_calls")
         if between_calls and not any(span.kind == "expect" for span in spans):
             assert duty is not None
@@ -116,7 +125,12 @@ def check_page_runs(page: Page) -> list[Problem]:
 
 
 # The runs read the registry too: the model runs its verbs by the registry's rows.
-CHECK = PageCheck("runs", lambda page, facts: check_page_runs(page), ("registry",), (runs,))
+CHECK = PageCheck(
+    "runs",
+    proving(lambda page, facts, proven: check_page_runs(page, proven)),
+    ("registry",),
+    (runs,),
+)
 
 
 # The sentence of a worked example that lists the model's own choices its run relies on.
@@ -173,8 +187,17 @@ def _worked_example_range(body: str) -> tuple[int, int] | None:
     return (0 if start == -1 else start, len(body) if end == -1 else end)
 
 
-def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
+def _check_choice(
+    sentence: Sentence, span: syntax.ClaimSpan, proven: list[CheckedSentence]
+) -> list[Problem]:
+    choice_id = span.expression
     if choice_id in CHOICE_IDS:
+        choice = ModelChoice(choice_id, CHOICE_WORDS[choice_id])
+        anchor = sentence.anchor(span.start)
+        written = sentence.markdown[span.start : span.end]
+        proven.append(
+            CheckedSentence(str(sentence.file), sentence.line, written, anchor, (choice,))
+        )
         return []
     return [
         Problem(
@@ -186,7 +209,9 @@ def _check_choice(sentence: Sentence, choice_id: str) -> list[Problem]:
     ]
 
 
-def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[Problem]:
+def _check_expect(
+    sentence: Sentence, span: Any, scenario: Path | None, proven: list[CheckedSentence]
+) -> list[Problem]:
     reader = plain(sentence.markdown)
     if scenario is None:
         return [
@@ -199,6 +224,7 @@ def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[
             )
         ]
     problems: list[Problem] = []
+    steps: list[ModelStep] = []
     given = ""  # a `given …:` clause holds for the predicates after it in the same span
     for text in split_predicates(span.expression):
         if GIVEN.match(text):
@@ -242,4 +268,45 @@ def _check_expect(sentence: Sentence, span: Any, scenario: Path | None) -> list[
                     FIX_EXPECTATION,
                 )
             )
+            continue
+        trace = scenario_trace(scenario, expectation.overrides)
+        steps.append(model_step(expectation, verdict, trace, scenario.name))
+    if steps and not problems:
+        anchor = sentence.anchor(span.start)
+        written = sentence.markdown[span.start : span.end]
+        proven.append(
+            CheckedSentence(str(sentence.file), sentence.line, written, anchor, tuple(steps))
+        )
     return problems
+
+
+def model_step(expectation: Expectation, verdict: Verdict, trace: Trace, run: str) -> ModelStep:
+    """What decides `expectation` on `trace`, as the trace's row shows it: the deciding step
+    (or event), and where the predicate's job stood after it."""
+    text = expectation.text
+    name = run + (f" · {text[: text.index(':')]}" if GIVEN.match(text) else "")
+    if verdict.step is not None:
+        step = trace["steps"][verdict.step]
+        return ModelStep(
+            name,
+            expectation.text,
+            verdict.holds,
+            t=float(step["t"]),
+            client=step["client"],
+            command=" ".join(quote_arg(arg) for arg in step["argv"]),
+            reply=step_reply(step),
+            place=verdict.place,
+            step=verdict.step,
+        )
+    if verdict.event is not None:
+        event = verdict.event
+        return ModelStep(
+            name,
+            expectation.text,
+            verdict.holds,
+            t=float(event["t"]),
+            client=event["client"],
+            place=verdict.place,
+            event=f"{event['kind']}: {event['text']}",
+        )
+    return ModelStep(name, expectation.text, verdict.holds, place=verdict.place)

@@ -17,6 +17,7 @@ from trafikist.base.errors import Problem
 from trafikist.base.files import file_signature
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.seed import Seed
+from trafikist.course.evidence import CheckedSentence
 from trafikist.course.examples import example_path
 from trafikist.course.runs import model_signature
 from trafikist.course.structure import Page
@@ -55,12 +56,41 @@ def no_files(page: Page) -> str:
 
 
 @dataclass(frozen=True)
+class Checked:
+    """A check's verdict on a page: its problems, and the sentences it proved, each with what
+    it read to prove it (the evidence the page shows: trafikist.course.evidence)."""
+
+    problems: list[Problem]
+    proven: tuple[CheckedSentence, ...] = ()
+
+
+def proving(
+    check: Callable[[Page, Facts, list[CheckedSentence]], list[Problem]],
+) -> Callable[[Page, Facts], Checked]:
+    """A check that gathers what it proves into the list it is given, as a PageCheck runs it."""
+
+    def run(page: Page, facts: Facts) -> Checked:
+        proven: list[CheckedSentence] = []
+        problems = check(page, facts, proven)
+        return Checked(problems, tuple(proven))
+
+    return run
+
+
+def proving_nothing(
+    check: Callable[[Page, Facts], list[Problem]],
+) -> Callable[[Page, Facts], Checked]:
+    """A check that finds problems and proves no sentence (a page's syntax, its markup)."""
+    return lambda page, facts: Checked(check(page, facts))
+
+
+@dataclass(frozen=True)
 class PageCheck:
     """One check of a page, and everything it reads besides the page's own text, front matter
     and duties."""
 
     name: str
-    run: Callable[[Page, Facts], list[Problem]]
+    run: Callable[[Page, Facts], Checked]
     facts: tuple[Fact, ...]
     files: tuple[Callable[[Page], str], ...] = ()  # signatures of the other files it reads
 

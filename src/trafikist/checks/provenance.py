@@ -28,11 +28,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trafikist.base.errors import Problem
-from trafikist.checks.inputs import PageCheck, source_file
+from trafikist.checks.inputs import PageCheck, proving, source_file
 from trafikist.checks.memo import remembered
 from trafikist.checks.seed import Seed, normalize
 from trafikist.checks.sentences import Sentence, page_sentences, shortened
 from trafikist.course import syntax
+from trafikist.course.evidence import CheckedSentence, SeedQuote
 from trafikist.course.structure import Page
 
 # Names that make a sentence one about trafikey or EchoMQ.
@@ -87,20 +88,41 @@ FIX_FACT = (
 
 
 def check_provenance(
-    page: Page, seed: Seed, verbs: set[str], scanned: syntax.Scanned | None = None
+    page: Page,
+    seed: Seed,
+    verbs: set[str],
+    scanned: syntax.Scanned | None = None,
+    proven: list[CheckedSentence] | None = None,
 ) -> list[Problem]:
-    """Every sentence of an author's page (and its duties) about trafikey or EchoMQ."""
+    """Every sentence of an author's page (and its duties) about trafikey or EchoMQ; each that
+    the seed says, or follows from the seed sentences it cites, goes to `proven` with them."""
     if page.source is None:
         return []
     problems: list[Problem] = []
     for sentence in page_sentences(page, scanned, hint=NAME_HINT):
-        problems.extend(_check(sentence, seed, verbs))
+        found, quotes = _check(sentence, seed, verbs)
+        problems.extend(found)
+        # A heading, a caption or a label is checked for its facts; it states nothing.
+        if quotes and sentence.statement and proven is not None:
+            proven.append(
+                CheckedSentence(
+                    str(sentence.file),
+                    sentence.line,
+                    sentence.markdown,
+                    sentence.anchor(),
+                    quotes,
+                )
+            )
     return problems
 
 
 CHECK = PageCheck(
     "provenance",
-    lambda page, facts: check_provenance(page, facts.seed, set(facts.registry.rows)),
+    proving(
+        lambda page, facts, proven: check_provenance(
+            page, facts.seed, set(facts.registry.rows), proven=proven
+        )
+    ),
     facts=("seed", "registry"),
     files=(source_file,),  # a front matter field's source comment is in the file only
 )
@@ -116,21 +138,35 @@ NAME_HINT = re.compile(
 )
 
 
-def _check(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
+def _check(
+    sentence: Sentence, seed: Seed, verbs: set[str]
+) -> tuple[list[Problem], tuple[SeedQuote, ...]]:
+    """The sentence's problems, and the seed sentences that hold it when it holds."""
     if NAME_HINT.search(sentence.markdown) is None:
-        return
+        return [], ()
     # A sentence's verdict reads its text and what it cites, nothing else; prose repeats (a
     # course's own phrasing, a preview's rebuild).
     key = ("sentence", sentence.markdown, tuple(sentence.quotes), sentence.statement, seed.file,
            len(verbs))  # fmt: skip
-    found = remembered(
-        key, lambda: [(problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs)]
-    )
-    for what, fix in found:
-        yield Problem(sentence.file, sentence.line, what, fix, strict_only=True)
+
+    def verdict() -> tuple[list[tuple[str, str]], tuple[SeedQuote, ...]]:
+        sources: list[SeedQuote] = []
+        found = [
+            (problem.what, problem.fix) for problem in _verdict(sentence, seed, verbs, sources)
+        ]
+        return found, (() if found else tuple(dict.fromkeys(sources)))
+
+    found, quotes = remembered(key, verdict)
+    problems = [
+        Problem(sentence.file, sentence.line, what, fix, strict_only=True) for what, fix in found
+    ]
+    return problems, quotes
 
 
-def _verdict(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Problem]:
+def _verdict(
+    sentence: Sentence, seed: Seed, verbs: set[str], sources: list[SeedQuote]
+) -> Iterator[Problem]:
+    """The sentence's problems; the seed sentences it is, or follows from, go to `sources`."""
     text = sentence.markdown
     spans = list(syntax.find_spans(text))
     # What the reader sees outside every marked span, offsets kept (link targets blanked).
@@ -160,10 +196,13 @@ def _verdict(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Proble
                 strict_only=True,
             )
     own = _reader(TITLED_ENTRY.sub("", text)).rstrip(".!?;:")
-    if seed.contains(reader.rstrip(".!?;:")) or seed.contains(own):
-        return  # the seed's own words
+    for words in (reader.rstrip(".!?;:"), own):
+        if (said := seed.sentence_of(words)) is not None:
+            sources.append(SeedQuote(said))
+            return  # the seed's own words
     # The seed's words with a number changed: that seed sentence is its source, and the changed
     # number is the fact that does not hold.
+    cites = list(quotes)
     quotes += seed.lines_like(own, NUMBERS_MASK)
     cited = " ".join(normalize(quote) for quote in quotes)
     unchecked = [fact for fact in _facts(outside, verbs) if not (quotes and _fact_in(fact, cited))]
@@ -177,6 +216,9 @@ def _verdict(sentence: Sentence, seed: Seed, verbs: set[str]) -> Iterator[Proble
             FIX_FACT,
             strict_only=True,
         )
+    sources.extend(
+        SeedQuote(said) for quote in cites if (said := seed.sentence_of(quote)) is not None
+    )
     if sentence.statement and names and not quotes and not spans and not unchecked:
         yield Problem(
             sentence.file,

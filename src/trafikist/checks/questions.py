@@ -18,7 +18,7 @@ from typing import Any
 from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.claims import ClaimSyntaxError, evaluate
 from trafikist.checks.fairness import check_fairness
-from trafikist.checks.inputs import PageCheck, runs
+from trafikist.checks.inputs import PageCheck, proving_nothing, runs
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.seed import Seed
 from trafikist.course.questions import KINDS, Option, Outcome, Question, outcome, page_questions
@@ -68,7 +68,9 @@ def check_questions(
 
 CHECK = PageCheck(
     "questions",
-    lambda page, facts: check_questions(page, facts.registry, facts.manifest, facts.seed),
+    proving_nothing(
+        lambda page, facts: check_questions(page, facts.registry, facts.manifest, facts.seed)
+    ),
     facts=("registry", "manifest", "seed"),
     files=(runs,),
 )

@@ -17,6 +17,7 @@ from trafikist.base.files import read_text_bounded
 
 SEED_FILE = "seed.txt"
 _SPACES = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"[.!?:](?=\s|$)")
 
 
 def normalize(text: str) -> str:
@@ -62,6 +63,22 @@ class Seed:
         return [
             line for line, folded in zip(self.lines, seed_masked, strict=True) if masked in folded
         ]
+
+    def sentence_of(self, quote: str) -> str | None:
+        """The seed's own words for `quote` (as normalized: code marks aside; its case), or
+        None when the seed does not say it: the evidence a page shows. The seed's prose comes
+        before a line of its navigation or a caption."""
+        wanted = normalize(quote).casefold()
+        if not wanted:
+            return None
+        found: list[str] = []
+        for line, folded in zip(self.lines, self._folded, strict=True):
+            at = folded.find(wanted)
+            if at != -1 and len(folded) == len(line):
+                found.append(line[at : at + len(wanted)])
+                if _SENTENCE_END.search(line, at + len(wanted) - 1):
+                    return found[-1]
+        return found[0] if found else None
 
     def line_of(self, quote: str) -> int | None:
         wanted = normalize(quote).casefold()

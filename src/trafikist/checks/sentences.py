@@ -36,6 +36,13 @@ class Sentence:
     quotes: list[str] = field(default_factory=list)  # what its source comments cite
     offset: int = 0  # where it starts in the text it came from (for source comments)
     end: int = 0
+    # The text it came from, as an evidence anchor names it (trafikist.course.evidence):
+    # `body`, `meta:KEY`, `duty:ID:FIELD`, `question:ID:PART`.
+    where: str = "body"
+
+    def anchor(self, start: int = 0) -> str:
+        """Where a character of the sentence (`start`, from its first) stands in its text."""
+        return f"{self.where}:{self.offset + start}"
 
 
 def page_sentences(
@@ -62,6 +69,7 @@ def page_sentences(
             quotes = list(yaml_source_quotes(lines, meta_line))
             for sentence in _split(value, 0, page.source, meta_line, key == "summary"):
                 sentence.quotes = quotes
+                sentence.where = f"meta:{key}"
                 yield sentence
     up_next = page.meta.get("up_next")
     if isinstance(up_next, dict) and (parent := page.line_of("up_next")):
@@ -70,19 +78,24 @@ def page_sentences(
             quotes = list(yaml_source_quotes(lines, line))
             for sentence in _split(str(value), 0, page.source, line, True):
                 sentence.quotes = quotes
+                sentence.where = f"meta:up_next.{key}"
                 yield sentence
     for duty in page.duties:
         for name in duty.TEXT_FIELDS:
             line = duty.line_of(name)
             for sentence in _split(duty.text(name), 0, duty.source, line, name != "label"):
                 sentence.quotes = list(duty.sources.get(name, ()))
+                sentence.where = f"duty:{duty.id}:{name}"
                 yield sentence
     for question in readable_questions(page):
-        yield from _split(question.prompt, 0, page.source, question.line, False)
-        for text, line in question.whys:
+        for sentence in _split(question.prompt, 0, page.source, question.line, False):
+            sentence.where = f"question:{question.id}:prompt"
+            yield sentence
+        for number, (text, line) in enumerate(question.whys):
             quotes = list(yaml_source_quotes(lines, line))
             for sentence in _split(text, 0, page.source, line, True):
                 sentence.quotes = quotes
+                sentence.where = f"question:{question.id}:why:{number}"
                 yield sentence
 
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator
 
 from trafikist.base.errors import Problem
-from trafikist.checks.inputs import PageCheck, source_file, transcripts
+from trafikist.checks.inputs import PageCheck, proving, source_file, transcripts
 from trafikist.checks.seed import Seed
 from trafikist.checks.sentences import Sentence, page_sentences, shortened
 from trafikist.checks.transcripts import (
@@ -40,6 +40,14 @@ from trafikist.checks.transcripts import (
     transcript_disproof,
 )
 from trafikist.course import syntax
+from trafikist.course.evidence import (
+    CheckedSentence,
+    CommandTableField,
+    DocsQuote,
+    Evidence,
+    SeedQuote,
+    TranscriptStep,
+)
 from trafikist.course.sources import SOURCE_COMMENT
 from trafikist.course.structure import Page
 from trafikist.registry.valkey import (
@@ -81,20 +89,32 @@ FIX_UNPROVEN = (
 )
 
 
-def check_valkey(page: Page, seed: Seed, table: ValkeyTable, docs: ValkeyDocs) -> list[Problem]:
-    """The page's transcripts, its Valkey statements and their proofs."""
+def check_valkey(
+    page: Page,
+    seed: Seed,
+    table: ValkeyTable,
+    docs: ValkeyDocs,
+    proven: list[CheckedSentence] | None = None,
+) -> list[Problem]:
+    """The page's transcripts, its Valkey statements and their proofs; each proven span goes
+    to `proven` with what proves it."""
     if page.source is None:
         return []
     problems: list[Problem] = []
     shown = shown_transcripts(page, table, problems)
+    found = proven if proven is not None else []
     for sentence in page_sentences(page, hint=HINT):
-        problems.extend(_check_sentence(sentence, seed, table, docs, shown))
+        problems.extend(_check_sentence(sentence, seed, table, docs, shown, found))
     return problems
 
 
 CHECK = PageCheck(
     "valkey",
-    lambda page, facts: check_valkey(page, facts.seed, facts.valkey, facts.valkey_docs),
+    proving(
+        lambda page, facts, proven: check_valkey(
+            page, facts.seed, facts.valkey, facts.valkey_docs, proven
+        )
+    ),
     facts=("seed", "valkey", "valkey_docs"),
     files=(transcripts, source_file),  # the lists the page shows; its front matter's comments
 )
@@ -120,13 +140,18 @@ def named_in(text: str, table: ValkeyTable) -> list[str]:
 
 
 def _check_sentence(
-    sentence: Sentence, seed: Seed, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]
+    sentence: Sentence,
+    seed: Seed,
+    table: ValkeyTable,
+    docs: ValkeyDocs,
+    shown: dict[str, Shown],
+    proven: list[CheckedSentence],
 ) -> Iterator[Problem]:
     text = sentence.markdown
     spans = list(syntax.find_spans(text))
     for span in spans:
         if span.kind == "valkey":
-            yield from _check_proofs(sentence, span, table, docs, shown)
+            yield from _check_proofs(sentence, span, table, docs, shown, proven)
     for match in COMMAND_LINK.finditer(text):
         if table.get(match["name"].replace("-", " ")) is None:
             yield Problem(
@@ -155,6 +180,12 @@ def _check_sentence(
     unproven = [
         name for name in names if not (cited and re.search(rf"\b{re.escape(name)}\b", cited))
     ]
+    if not unproven:  # what trafikey and EchoMQ send, in the seed sentences it cites
+        sources = [seed.sentence_of(quote) for quote in sentence.quotes]
+        evidence = tuple(dict.fromkeys(SeedQuote(said) for said in sources if said))
+        proven.append(
+            CheckedSentence(str(sentence.file), sentence.line, text, sentence.anchor(), evidence)
+        )
     if unproven:
         shown_names = ", ".join(unproven)
         yield Problem(
@@ -173,37 +204,67 @@ def _check_proofs(
     table: ValkeyTable,
     docs: ValkeyDocs,
     shown: dict[str, Shown],
+    proven: list[CheckedSentence],
 ) -> Iterator[Problem]:
     proofs = syntax.split_predicates(span.expression)
     if not proofs:
         yield _problem(sentence, span, "the Valkey proof is empty", f"Write one of: {FORMS}.")
+    evidence: list[Evidence] = []
     for proof in proofs:
-        why = _disproof(proof, table, docs, shown)
+        why, read = _disproof(proof, table, docs, shown)
         if why:
             yield _problem(sentence, span, f"the Valkey proof '{proof}' {why}", _fix_of(proof))
+        elif read is not None:
+            evidence.append(read)
+    if proofs and len(evidence) == len(proofs):
+        proven.append(
+            CheckedSentence(
+                str(sentence.file),
+                sentence.line,
+                sentence.markdown[span.start : span.end],
+                sentence.anchor(span.start),
+                tuple(dict.fromkeys(evidence)),
+            )
+        )
 
 
-def _disproof(proof: str, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]) -> str:
-    """Why the proof does not hold, or ""."""
+def _disproof(
+    proof: str, table: ValkeyTable, docs: ValkeyDocs, shown: dict[str, Shown]
+) -> tuple[str, Evidence | None]:
+    """Why the proof does not hold, or "" and what proves it."""
     if match := TRANSCRIPT_PROOF.match(proof):
-        return transcript_disproof(match, shown)
+        why = transcript_disproof(match, shown)
+        if why:
+            return why, None
+        transcript = shown[match["name"]]
+        number = int(match["step"])
+        prompt, reply = transcript.steps[number - 1]
+        return "", TranscriptStep(transcript.name, number, prompt.strip(), reply)
     if match := DOCS_PROOF.match(proof):
         page = docs.page(match["page"])
         if page is None:
             known = ", ".join(sorted(docs.pages)) or "none"
             return (
-                f"names the page '{match['page']}', which docs.yml does not pin (it pins {known})"
+                f"names the page '{match['page']}', which docs.yml does not pin (it pins {known})",
+                None,
             )
         quote = quoted(re.sub(r"\\(.)", r"\1", match["quote"]))
-        if not any(quote in pinned for pinned in page.quotes):
-            return f"quotes words that no pinned quote of {page.path} holds"
-        return ""
+        pinned = next((pinned for pinned in page.quotes if quote in pinned), None)
+        if pinned is None:
+            return f"quotes words that no pinned quote of {page.path} holds", None
+        return "", DocsQuote(page.path, pinned, page.commit, page.url)
     if match := TABLE_PROOF.match(proof):
         command = table.get(match["command"])
         if command is None:
-            return f"names '{match['command']}', which Valkey {table.version}'s table does not have"
-        return _table_disproof(command, match["field"], match["op"], match["value"], table)
-    return f"cannot be read: write one of {FORMS}"
+            return (
+                f"names '{match['command']}', which Valkey {table.version}'s table does not have",
+                None,
+            )
+        why = _table_disproof(command, match["field"], match["op"], match["value"], table)
+        actual = command.fields.get(match["field"])
+        value = " ".join(map(str, actual)) if isinstance(actual, list) else str(actual)
+        return why, None if why else CommandTableField(command.name, match["field"], value)
+    return f"cannot be read: write one of {FORMS}", None
 
 
 def _table_disproof(

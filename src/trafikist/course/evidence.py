@@ -41,7 +41,7 @@ class TranscriptStep:
 
     transcript: str  # the command list's name, transcripts/NAME.txt
     step: int  # from 1, as the proof names it
-    command: str  # as the transcript prints it, without its prompt
+    command: str  # as the transcript prints it, its prompt included: `> TTL k`, `A< `
     reply: str  # as the transcript prints it
 
 
@@ -108,10 +108,12 @@ class CheckedSentence:
     """A sentence (or a marked span of one) and everything its checks verified.
 
     `file` and `line` are where the author wrote it; `text` is the sentence as written
-    (Markdown); `anchor` names where it stands in the text it came from, so the page can mark
-    it: `body:OFFSET` in the page's body, `duty:ID:FIELD:OFFSET` in a duty's field,
-    `meta:KEY:OFFSET` in a field of the front matter (offsets of the sentence's first
-    character)."""
+    (Markdown; a marked span whole, `[…]{claim: …}`, as the page renders it); `anchor`
+    names where it stands in the text it came from, so the page can mark it: `body:OFFSET`
+    in the page's body, `duty:ID:FIELD:OFFSET` in a duty's field, `meta:KEY:OFFSET` in a
+    field of the front matter (`meta:up_next.KEY:OFFSET` in "Up next"),
+    `question:ID:PART:OFFSET` in a question (PART: `prompt`, `option:N`, `item:N`, `why:N`)
+    (offsets of the sentence's first character)."""
 
     file: str
     line: int

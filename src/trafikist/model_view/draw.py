@@ -424,7 +424,7 @@ def reply_text(reply: Reply, nested: bool = False) -> str:
         return f"[{inner}]" if nested else f"{len(reply)} items: [{inner}]"
 
 
-def _step_reply(step: Step) -> str:
+def step_reply(step: Step) -> str:
     reply = reply_text(step["reply"])
     if not step.get("blocked"):
         return reply
@@ -451,7 +451,7 @@ def trace_rows(
         cells = (
             f"<td>{seconds(float(step['t']))}</td><td>{escape_text(step['client'])}</td>"
             f"<td>{escape_text(step['via'])}</td><td>{whole_words(command)}</td>"
-            f"<td>{whole_words(_step_reply(step))}</td>"
+            f"<td>{whole_words(step_reply(step))}</td>"
         )
         mark = ' class="tk-trace__decides"' if decides == ("step", index) else ""
         rows.append((float(step["t"]), 0, index, f"<tr{mark}>{cells}</tr>"))
