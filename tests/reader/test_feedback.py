@@ -16,14 +16,14 @@ from support.seen import View, assert_quiet, text_problems
 
 pytestmark = pytest.mark.browser
 
-ORDER = "#check-one-beat-in-order"
+ORDER = "#check-a-longer-beat-in-order"
 REVIEW = "review/index.html"
 # The reader's own texts: the header's count, the questions and their feedback, the review
 # page, the home page's entries, the badges and the choice marks among them.
 OURS = ".tk-header, .tk-check, .tk-review, .tk-course-entry, .tk-dive-card, .tk-up-next"
 THE_RUN = ".tk-check__run-box"
 A_RECORD = (
-    '{"version": 2, "questions": {"where-is-a-due-job": '
+    '{"version": 2, "questions": {"a-beat-on-wire-6": '
     '[{"at": 1765000000000, "answer": 0, "right": false, "sure": "sure"}]}}'
 )
 
@@ -52,7 +52,7 @@ def test_every_text_of_the_questions_and_the_review_is_readable(
         view = reader(site_url + path, palette=palette, storage={"trafikist-checks": A_RECORD})
         if path == MODULE_04:
             bring_to(view.page.locator(ORDER), "wrong")
-            bring_to(view.page.locator("#check-where-is-a-due-job"), "sure-but-wrong")
+            bring_to(view.page.locator("#check-a-beat-on-wire-6"), "sure-but-wrong")
         else:
             view.page.locator(".tk-checks-progress, .tk-review__last").first.wait_for()
         problems = text_problems(view.page, OURS, exclude=THE_RUN)

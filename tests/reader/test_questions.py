@@ -24,7 +24,7 @@ from support.seen import (
 
 pytestmark = pytest.mark.browser
 
-NUMBER = "#check-when-a-due-job-moves"
+NUMBER = "#check-a-longer-beat"
 REVIEW = "review/index.html"
 
 

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.browser
 
 STORE = "trafikist-checks"
 REVIEW = "review/index.html"
-CHOICE = "#check-where-is-a-due-job"
-NUMBER = "#check-when-a-due-job-moves"
+CHOICE = "#check-a-beat-on-wire-6"
+NUMBER = "#check-a-longer-beat"
 DAY_MS = 24 * 3600 * 1000
 
 
@@ -54,16 +54,16 @@ def test_every_attempt_is_kept_and_a_mistake_stays_until_right_on_a_later_day(
     question.get_by_role("button", name="Check").click()
     expect(question.locator(".tk-check__verdict")).to_contain_text("Right.")
     view.page.reload()
-    attempts = stored(view)["questions"]["where-is-a-due-job"]
+    attempts = stored(view)["questions"]["a-beat-on-wire-6"]
     assert [(a["right"], a["sure"]) for a in attempts] == [(False, "sure"), (True, "guess")]
     assert attempts[1]["answer"] == index and attempts[0]["at"] <= attempts[1]["at"]
     # Right again the same day: the mistake is still asked first on the review page.
     view.goto(site_url + REVIEW)
-    assert review_order(view)[0] == "where-is-a-due-job"
+    assert review_order(view)[0] == "a-beat-on-wire-6"
     expect(view.page.locator(".tk-review__status")).to_contain_text(
         "1 answered wrong before and not yet right on a later day"
     )
-    expect(entry(view, "where-is-a-due-job").locator(".tk-review__last")).to_contain_text(
+    expect(entry(view, "a-beat-on-wire-6").locator(".tk-review__last")).to_contain_text(
         re.compile(r"right, and you were guessing · 2 attempts, 1 wrong")
     )
     assert_quiet(view)
@@ -81,22 +81,22 @@ def test_the_review_orders_wrong_last_then_not_yet_right_then_not_seen_for_longe
         "version": 2,
         "questions": {
             # right two days after its mistake: reviewed by age only
-            "where-is-a-due-job": [attempt(5, False), attempt(3, True)],
-            "when-a-due-job-moves": [attempt(2, True), attempt(1, False, "sure")],
-            "one-beat-in-order": [attempt(4, False), attempt(4, True)],  # right the same day
-            "the-flag-of-a-sweep": [attempt(6, True, "think")],
+            "a-beat-on-wire-6": [attempt(5, False), attempt(3, True)],
+            "a-longer-beat": [attempt(2, True), attempt(1, False, "sure")],
+            "a-longer-beat-in-order": [attempt(4, False), attempt(4, True)],  # right the same day
+            "a-consumer-that-stops": [attempt(6, True, "think")],
         },
     }
     view = reader(site_url + REVIEW, viewport=viewport, storage={STORE: json.dumps(record)})
     order = review_order(view)
-    assert order[:2] == ["when-a-due-job-moves", "one-beat-in-order"], order
+    assert order[:2] == ["a-longer-beat", "a-longer-beat-in-order"], order
     # Then those not seen for longest: never seen first, then the older.
     rest = order[2:]
-    assert rest.index("the-flag-of-a-sweep") < rest.index("where-is-a-due-job")
-    assert rest[-2:] == ["the-flag-of-a-sweep", "where-is-a-due-job"], rest
-    last = entry(view, "when-a-due-job-moves").locator(".tk-review__last")
+    assert rest.index("a-consumer-that-stops") < rest.index("a-beat-on-wire-6")
+    assert rest[-2:] == ["a-consumer-that-stops", "a-beat-on-wire-6"], rest
+    last = entry(view, "a-longer-beat").locator(".tk-review__last")
     expect(last).to_contain_text("wrong, and you were sure · 2 attempts, 1 wrong")
-    expect(entry(view, "the-flag-of-a-sweep").locator(".tk-review__last")).to_contain_text(
+    expect(entry(view, "a-consumer-that-stops").locator(".tk-review__last")).to_contain_text(
         "right, and you thought so."
     )
     never = entry(view, rest[0]).locator(".tk-review__last")
@@ -115,21 +115,21 @@ def test_clear_asks_first_and_can_be_undone_until_the_page_is_left(
     page.get_by_role("button", name="Clear my record").click()
     expect(page.locator(".tk-review__confirm")).to_contain_text("Clear every answer")
     page.get_by_role("button", name="Keep it").click()  # nothing cleared
-    assert "when-a-due-job-moves" in stored(view)["questions"]
+    assert "a-longer-beat" in stored(view)["questions"]
     expect(page.get_by_role("button", name="Clear my record")).to_be_focused()
     page.get_by_role("button", name="Clear my record").click()
     page.get_by_role("button", name="Clear it").click()
     expect(page.locator(".tk-review__status")).to_have_text("Your record is cleared.")
     assert stored(view)["questions"] == {}
-    expect(entry(view, "when-a-due-job-moves").locator(".tk-review__last")).to_have_text(
+    expect(entry(view, "a-longer-beat").locator(".tk-review__last")).to_have_text(
         "Not answered yet."
     )
     # With nothing left to clear, only Undo is offered.
     assert_unseen(page.locator(".tk-review__clear"), "Clear my record with no record")
     page.get_by_role("button", name="Undo").click()
     expect(page.locator(".tk-review__status")).to_contain_text("Your record is back.")
-    assert len(stored(view)["questions"]["when-a-due-job-moves"]) == 1
-    assert review_order(view)[0] == "when-a-due-job-moves"
+    assert len(stored(view)["questions"]["a-longer-beat"]) == 1
+    assert review_order(view)[0] == "a-longer-beat"
     # Cleared again, and the page left: there is nothing left to undo.
     page.get_by_role("button", name="Clear my record").click()
     page.get_by_role("button", name="Clear it").click()
@@ -151,20 +151,20 @@ def test_a_record_of_the_former_format_is_read_and_a_damaged_one_for_what_fits(
     # ("false" is not right), one's id is __proto__ (a plain object would lose it).
     when = f'"at": {now}, "seen": {now}'
     former = (
-        f'{{"where-is-a-due-job": {{"right": true, {when}}},'
-        f' "when-a-due-job-moves": {{"right": "false", {when}}},'
+        f'{{"a-beat-on-wire-6": {{"right": true, {when}}},'
+        f' "a-longer-beat": {{"right": "false", {when}}},'
         f' "__proto__": {{"right": false, {when}}}}}'
     )
-    assert json.loads(former)["when-a-due-job-moves"]["right"] == "false"
+    assert json.loads(former)["a-longer-beat"]["right"] == "false"
     view = reader(site_url + MODULE_04, storage={STORE: former})
     progress = view.page.locator(".tk-header__checks")
     expect(progress).to_contain_text(re.compile(r"\b1 of \d+ answered right"))
     bring_to(view.page.locator(NUMBER), "wrong")  # written in today's format, nothing lost
     view.page.reload()
     questions = stored(view)["questions"]
-    assert questions["where-is-a-due-job"][0]["right"] is True
+    assert questions["a-beat-on-wire-6"][0]["right"] is True
     # The damaged attempt dropped; the wrong answer just given kept.
-    assert [a["right"] for a in questions["when-a-due-job-moves"]] == [False]
+    assert [a["right"] for a in questions["a-longer-beat"]] == [False]
     text = view.page.evaluate(f"localStorage.getItem({STORE!r})")
     assert '"__proto__":[{' in text.replace(" ", ""), text
     expect(progress).to_contain_text(re.compile(r"\b1 of \d+ answered right"))
