@@ -31,6 +31,7 @@ from typing import Any
 from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.base.errors import Problem
 from trafikist.base.files import file_signature
+from trafikist.checks import quantity
 from trafikist.course import syntax
 from trafikist.course import variants as variants_module
 from trafikist.course.questions import Outcome, Question, outcome
@@ -49,22 +50,8 @@ RULES = "1"
 RULES_SOURCE = file_signature([Path(__file__), Path(variants_module.__file__)])
 KEEP = 4000  # verdicts on disk: a course's questions, many times over
 
-NUMBER_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "twice": 2,
-}
+# The small numbers a prompt spells out (quantity's words up to twelve), and "twice".
+NUMBER_WORDS = {word: n for word, n in quantity.NUMBER_WORDS.items() if n <= 12} | {"twice": 2}
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?![\w])|\b(" + "|".join(NUMBER_WORDS) + r")\b")
 WORD = re.compile(r"[a-z0-9]+")
 STOP = frozenset(
