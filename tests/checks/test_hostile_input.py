@@ -563,7 +563,7 @@ def test_an_expectation_without_its_brace_in_a_duty(project: Path) -> None:
 
 
 def test_a_choice_without_its_brace_in_a_question(project: Path) -> None:
-    line = edit(project / DIVE_02, "{choice: promote-rings};", "{choice: promote-rings;")
+    line = edit(project / DIVE_02, "{choice: promote-rings}. Who", "{choice: promote-rings. Who")
     assert_fails_with(
         project,
         f"{DIVE_02}:{line}: the '{{choice:' {SPAN_OPEN} Fix: Close it with '}}' right after its "
@@ -722,7 +722,7 @@ def test_an_alias_fan_out_in_front_matter_is_refused_at_the_alias(project: Path)
 
 
 def test_an_alias_in_a_question_is_refused_at_the_alias(project: Path) -> None:
-    opener = "/// check | In the promote duty's run,"
+    opener = "/// check | The consumer of the promote duty runs with [a beat of 2 s"
     text = (project / MODULE).read_text(encoding="utf-8")
     start = text.index(opener)
     at = text.index("\n", start) + 1
