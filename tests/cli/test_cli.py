@@ -140,3 +140,24 @@ def test_serve_refuses_an_address_in_use_before_it_builds(
     )
     assert cli.main(["serve", "--dev-addr", "8000:x"]) == 1
     assert "is not an address to serve on" in capsys.readouterr().err
+
+
+def test_serve_takes_a_port_a_stopped_server_just_left() -> None:
+    """A server stopped a moment ago leaves its closed connections in TIME_WAIT on the port: the
+    next preview binds there as the servers do (SO_REUSEADDR), so the port is not "in use"."""
+    import socket
+
+    from trafikist.core.preview import address_problem
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as HTTP servers bind
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = server.accept()
+        accepted.close()  # the side that closes first holds TIME_WAIT on the server's port
+        client.close()
+    with socket.socket() as plain, pytest.raises(OSError):  # the probe as it was: refused
+        plain.bind(("127.0.0.1", port))
+    assert address_problem(f"127.0.0.1:{port}") is None

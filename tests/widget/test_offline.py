@@ -30,6 +30,7 @@ from support import (
     edit,
     serve,
 )
+from support.authoring import MODULE as MODULE_SOURCE
 from support.authoring import free_port, site_serve
 from support.authoring import wait_until as serve_wait
 from support.gates import CSP_LISTENER
@@ -38,6 +39,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DONE = re.compile(r"Drawn \d+ ms after Run|error|stopped|failed")
 COLD_MS = 120_000
+MODULE_PAGE = MODULE_04.removesuffix("index.html")
 DIVE_TITLE = "Who moves time today"
 RUN_FILE = re.compile(r"/pyodide/|\.snapshot$|\.whl$|/model/pyodide-lock\.json$")
 BUILD = re.compile(r"trafikist-precache-([0-9a-f]{16})")
@@ -365,18 +367,19 @@ def test_the_preview_replaces_a_worker_that_a_built_site_left_at_its_address(
     context = browser.new_context()
     page = context.new_page()
     try:
-        page.goto(base + "widget/")
+        page.goto(base + MODULE_PAGE)
         wait_until(page, "navigator.serviceWorker.controller !== null")
     finally:
         built.shutdown()
         built.server_close()
 
     project = copy_project(tmp_path / "project")
-    marker = "A sentence only the preview has."
-    edit(project / "docs" / "widget.md", "# The duty widget\n", f"# The duty widget\n\n{marker}\n")
+    # A page of the readers' site (the authors' pages of docs/ are the preview's alone).
+    marker = "The module answers and returns, in the preview only"
+    edit(project / MODULE_SOURCE, "## The module answers and returns\n", f"## {marker}\n")
     with site_serve(engine, project, port) as (served, _):
-        serve_wait(served + "widget/", lambda text: marker in text)
-        page.goto(base + "widget/")  # the old worker answers first, from its cache
+        serve_wait(served + MODULE_PAGE, lambda text: marker in text)
+        page.goto(base + MODULE_PAGE)  # the old worker answers first, from its cache
         expect(page.locator("article")).to_contain_text(marker, timeout=60_000)
         wait_until(page, "navigator.serviceWorker.getRegistrations().then((r) => !r.length)")
     context.close()

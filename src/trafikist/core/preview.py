@@ -143,6 +143,9 @@ def address_problem(text: str) -> str | None:
         )
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            # As the servers bind: a preview stopped a moment ago leaves connections in
+            # TIME_WAIT on the port, which the new server may reuse; only a listener is "in use".
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host.strip("[]"), port))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
