@@ -257,3 +257,15 @@ def test_a_plugin_option_of_the_wrong_type(project: Path, good_site: GoodSite) -
         file=config, line=line,
     )  # fmt: skip
     assert "Fix: Write a str, as the default 'widgets' is." in message
+
+
+def test_a_mistyped_top_level_option(project: Path, good_site: GoodSite) -> None:
+    """Zensical built without the setting, exit 0; MkDocs stopped its strict build with
+    "Aborted with 1 configuration warnings", no line and no fix; the last site stays."""
+    config = Path("mkdocs.yml")
+    line = edit(project / config, "docs_dir: docs\n", "docs_dir: docs\nextra_csss: []\n") + 1
+    message = assert_build_fails(
+        project, good_site, r"'extra_csss' is not an option of mkdocs\.yml",
+        file=config, line=line,
+    )  # fmt: skip
+    assert "Fix: Write 'extra_css:' if that is the option meant." in message

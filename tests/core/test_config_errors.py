@@ -64,3 +64,30 @@ def test_a_pyodide_url_over_http_or_relative_is_taken(project: Path, url: str) -
     add_plugin_options(project, pyodide_url=url)
     message = core_build(project)
     assert message is None or "pyodide_url" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("inserted", "fix"),
+    [
+        ("extra_csss: []\n", "Fix: Write 'extra_css:' if that is the option meant."),
+        ("course_title: Trafikist\n", "Fix: Remove it, or write it as one of MkDocs' options"),
+    ],
+    ids=["mistyped", "unknown"],
+)
+def test_an_option_that_no_engine_reads(project: Path, inserted: str, fix: str) -> None:
+    """Zensical ignores it and MkDocs stops a strict build with no line: the setting is lost."""
+    line = edit(project / CONFIG, "docs_dir: docs\n", f"docs_dir: docs\n{inserted}") + 1
+    name = inserted.split(":")[0]
+    message = assert_core_build_fails(
+        project, rf"'{name}' is not an option of mkdocs.yml", file=CONFIG, line=line
+    )
+    assert fix in message
+
+
+def test_the_options_are_mkdocs_own() -> None:
+    """One list, held to MkDocs' schema: an option MkDocs adds is read, not refused."""
+    from mkdocs.config.defaults import MkDocsConfig
+
+    from trafikist.core.config import OPTIONS
+
+    assert OPTIONS - {"INHERIT"} == {name for name, _ in MkDocsConfig._schema}

@@ -8,6 +8,7 @@ build reads, the theme, the Markdown extensions and the `trafikist` plugin's blo
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -145,11 +146,78 @@ THEME = "material"
 _SCHEME = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):")
 
 
+# mkdocs.yml's top-level options: MkDocs 1.6's (`mkdocs.config.defaults.MkDocsConfig`, which
+# tests/core/test_config_errors.py holds this to), and INHERIT, which MkDocs reads first. Zensical
+# reads the same file and ignores a key it does not know; MkDocs warns, and stops a strict build
+# with no line and no fix.
+OPTIONS = frozenset(
+    {
+        "INHERIT",
+        "config_file_path",
+        "copyright",
+        "dev_addr",
+        "docs_dir",
+        "draft_docs",
+        "edit_uri",
+        "edit_uri_template",
+        "exclude_docs",
+        "extra",
+        "extra_css",
+        "extra_javascript",
+        "extra_templates",
+        "google_analytics",
+        "hooks",
+        "markdown_extensions",
+        "mdx_configs",
+        "nav",
+        "not_in_nav",
+        "pages",
+        "plugins",
+        "remote_branch",
+        "remote_name",
+        "repo_name",
+        "repo_url",
+        "site_author",
+        "site_description",
+        "site_dir",
+        "site_name",
+        "site_url",
+        "strict",
+        "theme",
+        "use_directory_urls",
+        "validation",
+        "watch",
+    }
+)
+
+
+def check_options(config: ConfigFile) -> None:
+    """Each top-level key of mkdocs.yml is an option the engines read: a mistyped one
+    (`extra_csss:`) would be dropped in silence by Zensical, and by MkDocs outside strict mode."""
+    for key in config.data:
+        if isinstance(key, str) and key in OPTIONS:
+            continue
+        name = str(key)
+        near = difflib.get_close_matches(name, sorted(OPTIONS), n=1, cutoff=0.75)
+        raise CourseError.at(
+            config.path,
+            config.line(key) if isinstance(key, str | int) else None,
+            f"'{name}' is not an option of mkdocs.yml: neither engine reads it, so its "
+            "setting would be lost.",
+            f"Write '{near[0]}:' if that is the option meant."
+            if near
+            else "Remove it, or write it as one of MkDocs' options (see "
+            "https://www.mkdocs.org/user-guide/configuration/); the course's own settings go "
+            "under 'plugins: - trafikist:'.",
+        )
+
+
 def check_config(config: ConfigFile) -> None:
     """What mkdocs.yml must hold for the course, at its line (`mkdocs.yml:LINE: what. Fix:
-    how.`), under both engines and before anything is built: the theme the overrides are
-    written for, the Markdown extensions the pages need, the plugin's folders, and a Pyodide
-    address the page may load from."""
+    how.`), under both engines and before anything is built: options the engines know, the
+    theme the overrides are written for, the Markdown extensions the pages need, the plugin's
+    folders, and a Pyodide address the page may load from."""
+    check_options(config)
     theme = config.data.get("theme")
     name = theme.get("name") if isinstance(theme, dict) else theme
     if name != THEME:

@@ -43,7 +43,7 @@ from trafikist.base.reading import debug_requested, note_reading, unexpected
 from trafikist.core import preview as errors
 from trafikist.core.cache import MarkdownCache
 from trafikist.core.checks_child import ChecksInChild
-from trafikist.core.config import check_config, read_config
+from trafikist.core.config import check_config, check_options, read_config
 from trafikist.core.files import SiteFile, site_target
 from trafikist.core.options import DEFAULTS, BuildOptions, check_assets_path
 from trafikist.core.session import AUTHORS_FOLDER, CourseBuild
@@ -147,6 +147,8 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         option or a value of the wrong type is one `mkdocs.yml:LINE: what. Fix: how.` line
         (MkDocs' own message names no line and no fix)."""
         try:
+            # Before MkDocs' own check of the top-level options, which names no line.
+            check_options(read_config(Path(config_file_path or "mkdocs.yml")))
             BuildOptions.check_types(options or {}, Path(config_file_path or "mkdocs.yml"))
         except CourseError as error:
             logging.getLogger("mkdocs.plugins.trafikist").error(str(error))
