@@ -226,14 +226,27 @@ def test_a_crash_keeps_the_scenarios_restart_unless_for_good(tmp_path) -> None:
     for_good = KEEPS_RESTART.replace("crash-keeps-restart", "crash-for-good").replace(
         "crash: reader after 3\n", "crash: reader after 3 for good\n"
     )
+    by_command = KEEPS_RESTART.replace("crash-keeps-restart", "crash-by-command").replace(
+        "crash: reader after 3\n", "crash: reader after EXPIRE 2\n"
+    )
     project = copy_project(tmp_path / "project")
-    add_questions(project, KEEPS_RESTART, for_good, page=MODULE_04 / DIVE_03_NAME)
+    add_questions(project, KEEPS_RESTART, for_good, by_command, page=MODULE_04 / DIVE_03_NAME)
     site = load_site(project / "modules", base_dir=project, checks=False)
     dive = next(page for page in site.pages() if page.id == "the-native-bus")
-    kept, dropped = page_questions(dive)[-2:]
+    kept, dropped, named = page_questions(dive)[-3:]
     assert kept.run.overrides == {"faults": [{"client": "reader", "after": 3, "restart": 1.0}]}
     assert dropped.run.overrides == {"faults": [{"client": "reader", "after": 3}]}
     restarts = [
         [e["t"] for e in trace_of(q)["events"] if e["kind"] == "restart"] for q in (kept, dropped)
     ]
     assert restarts[0] and not restarts[1]
+    # The question's line above its options says which crash the run has, and what follows it.
+    labels = [
+        BeautifulSoup(site.renderer.question_html(q), "html.parser")
+        .select_one(".tk-check__run")
+        .get_text()
+        for q in (kept, dropped, named)
+    ]
+    assert labels[0].endswith("with reader crashes after command 3, restarts 1 s later")
+    assert labels[1].endswith("with reader crashes after command 3 for good")
+    assert labels[2].endswith("with reader crashes after its second EXPIRE, restarts 1 s later")

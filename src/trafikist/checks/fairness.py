@@ -34,7 +34,7 @@ from trafikist.base.files import file_signature
 from trafikist.checks import quantity
 from trafikist.course import syntax
 from trafikist.course import variants as variants_module
-from trafikist.course.questions import Outcome, Question, outcome
+from trafikist.course.questions import KINDS, Outcome, Question, outcome
 from trafikist.course.runs import load_scenario, model_signature
 from trafikist.course.variants import Variable, variables, variant_trace
 from trafikist.model.choices import CHOICE_IDS
@@ -372,33 +372,12 @@ def _unfair_variants(
 
 
 def _changed_answer(question: Question, result: Outcome) -> str:
-    """What a variant's run answers, when it is not the question's answer; "" when it is."""
+    """What a variant's run answers, when it is not the question's answer; "" when it is (each
+    kind says: trafikist.course.questions)."""
     if result.problems:
         return result.problems[0][1]
-    if question.kind == "choice":
-        right = next((i for i, option in enumerate(question.options) if option.right), None)
-        if right is None or right >= len(result.holds):
-            return ""
-        others = [
-            question.options[i].text
-            for i, holds in enumerate(result.holds)
-            if holds and i != right and question.options[i].expect
-        ]
-        if not result.holds[right]:
-            return f'"{others[0]}" holds instead' if others else "no option holds"
-        return f'"{others[0]}" holds too' if others else ""
-    if question.kind == "number":
-        if result.value is None or not question.answer:
-            return ""
-        shown = _rounded(result.value, question.decimals)
-        return "" if shown == Decimal(question.answer) else f"the model gives {shown}"
-    times = result.times
-    for number in range(1, len(times)):
-        before, after = times[number - 1], times[number]
-        if before is not None and after is not None and after < before:
-            first, second = question.items[number - 1].text, question.items[number].text
-            return f'"{second}" comes before "{first}"'
-    return ""
+    kind = KINDS.get(question.kind)
+    return kind.changed(question, result) if kind is not None else ""
 
 
 # -- the page's text -----------------------------------------------------------------------------

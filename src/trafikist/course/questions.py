@@ -32,16 +32,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import yaml
 
-from trafikist.base.errors import CourseError
+from trafikist.base.errors import CourseError, Problem
 from trafikist.course.examples import example_path
 from trafikist.course.predicates import (
     Expectation,
@@ -62,7 +63,6 @@ from trafikist.model_view.controls import shared_query
 from trafikist.model_view.draw import render_result_html
 
 BLOCK = QUESTION_BLOCK  # `/// check | PROMPT`: its body is the question's YAML
-KINDS = ("choice", "number", "order")
 RUN = re.compile(
     r"^(?:duty\s+(?P<duty>[a-z0-9-]+)|(?P<example>worked example)"
     r"|scenario\s+(?P<scenario>[a-z0-9-]+))$"
@@ -257,8 +257,8 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
     def at(name: str) -> int:
         return line_of_path(node, name, body_line) or body_line
 
-    _check_written(path, node, body_line)
     kind = str(data.get("kind", "choice"))
+    _check_written(path, node, body_line, KINDS.get(kind))
     lines = {name: at(name) for name in data}
     question_id = str(data.get("id") or SLUG.sub("-", prompt.lower()).strip("-")[:60])
     run = _run(page, data, at) if "run" in data else None
@@ -389,16 +389,12 @@ CRASH_FIX = (
 # -- the fields as written -------------------------------------------------------------------------
 
 # What each field of a question must be, as the author writes it: YAML turns `yes` into true,
-# `3.00` into 3.0 and `012` into 10; a question reads each as written, or refuses it.
-_TEXT, _NUMBER, _FLAG, _MAPPING = "text", "number", "flag", "mapping"
-_FIELD_KINDS = {"id": _TEXT, "run": _TEXT, "with": _MAPPING, "crash": _TEXT, "kind": _TEXT,
-                "ask": _TEXT, "answer": _NUMBER, "unit": _TEXT, "why": _TEXT}  # fmt: skip
-_ENTRY_KINDS = {
-    "options": {"text": _TEXT, "why": _TEXT, "right": _FLAG, "expect": _TEXT, "claim": _TEXT,
-                "seed": _TEXT},
-    "items": {"text": _TEXT, "step": _TEXT},
-    "mistakes": {"value": _NUMBER, "why": _TEXT},
-}  # fmt: skip
+# `3.00` into 3.0 and `012` into 10; a question reads each as written, or refuses it. The fields
+# every question has are here; each kind lists its own (QuestionKind.fields and .entries).
+TEXT, NUMBER, FLAG, MAPPING, LIST = "text", "number", "flag", "mapping", "list"
+COMMON_FIELDS = MappingProxyType(
+    {"id": TEXT, "run": TEXT, "with": MAPPING, "crash": TEXT, "kind": TEXT, "given": MAPPING}
+)
 # A number the page reads as a reader types it (the grader's Number()): ASCII digits, a point.
 NUMBER_TEXT = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 ID_TEXT = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
@@ -407,21 +403,26 @@ _YAML_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a num
 _GUIDE = '(docs/authoring.md, "Check yourself")'
 
 
-def _check_written(path: Path, node: Any, first_line: int) -> None:
-    """Each field of a question is the kind it must be, as written: a text that YAML reads as
-    another type, a number the page cannot read, an id that is no slug, a list item that is
-    not a mapping, an order question's item given twice: CourseError at its line."""
+def _check_written(path: Path, node: Any, first_line: int, kind: QuestionKind | None) -> None:
+    """Each field of a question (the shared ones and its kind's) is what it must be, as
+    written: a text that YAML reads as another type, a number the page cannot read, an id that
+    is no slug, a list item that is not a mapping, an order question's item given twice:
+    CourseError at its line. A field no kind has is the checks' to name."""
     if not isinstance(node, yaml.MappingNode):
         return
+    fields = {**COMMON_FIELDS, **(kind.fields if kind else {})}
+    entries = kind.entries if kind else {}
     for key, value in node.value:
         name = str(key.value)
-        if name in _ENTRY_KINDS:
-            _check_entries(path, name, value, first_line)
-        elif name in _FIELD_KINDS:
-            _check_value(path, name, _FIELD_KINDS[name], value, first_line)
+        if name in entries:
+            _check_entries(path, name, value, first_line, entries[name])
+        elif name in fields:
+            _check_value(path, name, fields[name], value, first_line)
 
 
-def _check_entries(path: Path, name: str, node: Any, first_line: int) -> None:
+def _check_entries(
+    path: Path, name: str, node: Any, first_line: int, fields: Mapping[str, str]
+) -> None:
     line = first_line + node.start_mark.line
     if isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"):
         return
@@ -441,7 +442,7 @@ def _check_entries(path: Path, name: str, node: Any, first_line: int) -> None:
                 f"Write it as '- text: …' with its fields under it {_GUIDE}.",
             )
         for key, value in entry.value:
-            kind = _ENTRY_KINDS[name].get(str(key.value))
+            kind = fields.get(str(key.value))
             if kind is not None:
                 _check_value(path, f"{name}[].{key.value}", kind, value, first_line)
             if name == "items" and str(key.value) == "text" and isinstance(value, yaml.ScalarNode):
@@ -460,24 +461,24 @@ def _check_entries(path: Path, name: str, node: Any, first_line: int) -> None:
 def _check_value(path: Path, name: str, kind: str, node: Any, first_line: int) -> None:
     line = first_line + node.start_mark.line
     field = name.replace("[]", "")
-    if kind == _MAPPING:
-        return  # the run reads `with:` and names what it cannot use
+    if kind in (MAPPING, LIST):
+        return  # the run reads `with:` and names what it cannot use; `given:` names its own
     if not isinstance(node, yaml.ScalarNode):
         raise CourseError.at(
             path,
             line,
-            f"'{field}' is {_kind_of(node)}, not {'a number' if kind == _NUMBER else 'a text'}.",
+            f"'{field}' is {_kind_of(node)}, not {'a number' if kind == NUMBER else 'a text'}.",
             f"Write one value on the line of '{field}:' {_GUIDE}.",
         )
     tag = node.tag.rsplit(":", 1)[-1]
     written = str(node.value)
-    if kind == _FLAG:
+    if kind == FLAG:
         if tag != "bool":
             raise CourseError.at(
                 path, line, f"'{field}: {written}' is not true or false.", f"Write '{field}: true'."
             )
         return
-    if kind == _NUMBER:
+    if kind == NUMBER:
         if tag in ("bool", "null") or not NUMBER_TEXT.match(written):
             raise CourseError.at(
                 path,
@@ -564,32 +565,9 @@ def outcome(question: Question, trace: Trace | None = None) -> Outcome:
     result = Outcome()
     if trace is None:
         trace = _trace(question, result)
-    if question.kind == "choice":
-        for option in question.options:
-            if option.expect and trace is not None:
-                found = _verdict(option.expect, trace, option.line, result)
-                if found is None:
-                    result.holds.append(False)
-                    result.deciders.append(None)
-                    continue
-                expectation, verdict = found
-                if verdict.unrunnable:
-                    what = f"the expectation '{option.expect}' cannot be run: {verdict.why}"
-                    result.problems.append((option.line, what))
-                result.holds.append(verdict.holds)
-                result.deciders.append(decider(trace, verdict, expectation))
-            else:
-                result.holds.append(option.right)  # checked against the registry or the seed
-                result.deciders.append(None)
-    elif question.kind == "number" and trace is not None:
-        value, step = _ask(question, trace, result)
-        result.value = value
-        result.deciders.append(_step_decider(trace, step) if step is not None else None)
-    elif question.kind == "order" and trace is not None:
-        for item in question.items:
-            time, placed = _place(item, trace, result)
-            result.times.append(time)
-            result.deciders.append(placed)
+    kind = KINDS.get(question.kind)
+    if kind is not None:
+        kind.outcome(question, trace, result)
     return result
 
 
@@ -843,49 +821,14 @@ def page_context(question: Question, result: Outcome) -> dict[str, Any]:
     """What check.html.j2 shows of a question: the right answer, each why, the step of the run
     that decides it (once, when every option turns on the same step), an order question's
     groups and its starting order."""
-    context: dict[str, Any] = {"q": question, "ties": False, "order": "", "shuffled": []}
+    context: dict[str, Any] = {"q": question, "key": {}, "ties": False, "shuffled": []}
     context["steps"] = []  # an order's: (item, its step), one to a line
     steps = [d.sentence() if d else "" for d in result.deciders]
     shared = steps[0] if steps and steps[0] and len(set(steps)) == 1 else ""
     context["step"] = shared
-    if question.kind == "choice":
-        right = next((i for i, option in enumerate(question.options) if option.right), 0)
-        context["right"] = right
-        context["answer"] = question.options[right].text if question.options else ""
-        context["whys"] = [
-            (
-                option.text,
-                " ".join(
-                    filter(
-                        None, [option.why, "" if shared else (steps[i] if i < len(steps) else "")]
-                    )
-                ),
-            )
-            for i, option in enumerate(question.options)
-        ]
-    elif question.kind == "number":
-        unit = f" {question.unit}" if question.unit else ""
-        context["answer"] = f"{question.answer}{unit}"
-        context["step"] = " ".join(filter(None, steps))
-        context["whys"] = [
-            (f"{question.answer}{unit}", question.why),
-            *((f"{m.value}{unit}", m.why) for m in question.mistakes),
-        ]
-    else:
-        times = result.times
-        groups: list[int] = []
-        for index, time in enumerate(times):
-            same = index > 0 and time is not None and time == times[index - 1]
-            groups.append(groups[-1] if same else (groups[-1] + 1 if groups else 0))
-        context["ties"] = len(set(groups)) < len(groups)
-        context["order"] = " ".join(map(str, groups))
-        context["shuffled"] = _scrambled(len(question.items), question.id)
-        context["answer"] = " → ".join(item.text for item in question.items)
-        pairs = zip(question.items, result.deciders, strict=False)
-        # Each item's step, one to a line: an order is read as a list, not one paragraph.
-        context["steps"] = [(item.text, _lower(d.sentence())) for item, d in pairs if d]
-        context["step"] = " ".join(f"{text}: {sentence}" for text, sentence in context["steps"])
-        context["whys"] = [("The run's order", question.why)]
+    kind = KINDS.get(question.kind)
+    if kind is not None:
+        context.update(kind.page_context(question, result, steps, shared))
     if question.run is not None:
         context["run_label"] = run_label(question)
     return context
@@ -902,13 +845,23 @@ def run_label(question: Question) -> str:
     words = [
         f"{key} {value}" for key, value in changes.items() if key not in ("faults", "processes")
     ]
-    words += [
-        f"{f['client']} crashes after command {f['after']}" for f in changes.get("faults", [])
-    ]
+    for fault in changes.get("faults", []):
+        again = f", restarts {fault['restart']:g} s later" if "restart" in fault else " for good"
+        words.append(f"{fault['client']} crashes after {_crash_point(fault['after'])}{again}")
     if "processes" in changes:
         words.append("sending: " + (", ".join(changes["processes"]) or "none"))
     label = f"On the model · {question.run.label} · scenario {scenario}"
     return label + (f" · with {', '.join(words)}" if words else "")
+
+
+def _crash_point(after: int | str) -> str:
+    """A fault's `after` in words: `3` is command 3, `EXPIRE 2` its second EXPIRE."""
+    if isinstance(after, int):
+        return f"command {after}"
+    command, _, count = str(after).partition(" ")
+    number = int(count) if count.isdigit() else 1
+    nth = next((word for word, n in ORDINALS.items() if n == number), f"number {number}")
+    return f"its {nth} {command}"
 
 
 def _scrambled(count: int, seed: str) -> list[int]:
@@ -965,3 +918,412 @@ def live_query(question: Question) -> str:
         return ""
     query = shared_query(run.duty, run.overrides or {})
     return urlencode(query) if query is not None else ""
+
+
+# -- the kinds of question ---------------------------------------------------------------------
+#
+# One kind, one unit: its class here (its fields, its outcome on a run, its page context and its
+# check), its part of the template (templates/check/KIND.html.j2) and its entry in the grader's
+# table (widgets/checks/grade.mjs, KINDS, keyed by the `data-kind` the page writes). A new kind
+# is a subclass registered with `register` (docs/architecture.md, "Where a new part goes").
+
+# How the checks judge an option that holds by a registry claim or a seed quote (the checks
+# have the registry and the seed; this layer does not): (holds, what shows it), holds None when
+# it cannot be checked.
+type FactCheck = Callable[[Option], tuple[bool | None, str]]
+
+FIX_KEY = (
+    "Mark the option the run (or the registry, or the seed) bears out as `right: true`, and "
+    'correct the others (docs/authoring.md, "Check yourself").'
+)
+
+
+class QuestionKind:
+    """What one kind of question is: its name (`kind:`), its own fields, and what it does."""
+
+    name: ClassVar[str] = ""
+    # Its own fields, beside COMMON_FIELDS, each with what it is written as (TEXT, NUMBER,
+    # FLAG, MAPPING or LIST): the reader refuses another at its line, the checks a field no
+    # kind has.
+    fields: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    # The fields of its list entries, by list (`options`: text, why …), written as above.
+    entries: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType({})
+    # Its part of the template, when it is not templates/check/NAME.html.j2 of this package.
+    part: ClassVar[str] = ""
+
+    def outcome(self, question: Question, trace: Trace | None, result: Outcome) -> None:
+        """What the run (or a variant of it) shows of the question, into `result`."""
+
+    def page_context(
+        self, question: Question, result: Outcome, steps: list[str], shared: str
+    ) -> dict[str, Any]:
+        """What its part of the template and the grader read: `key` (its `data-*`),
+        `answer`, `whys` and, where it differs from the shared one, `step`."""
+        return {}
+
+    def check(self, question: Question, result: Outcome, facts: FactCheck) -> list[Problem]:
+        """Its key proved: what fails the build."""
+        return []
+
+    def changed(self, question: Question, result: Outcome) -> str:
+        """What a variant's run answers when it is not the question's answer; "" when it is."""
+        return ""
+
+
+KINDS: dict[str, QuestionKind] = {}
+PARTS: dict[str, str] = {}  # the template parts kinds bring with them, by template name
+
+
+def register(kind: QuestionKind) -> QuestionKind:
+    """Make `kind` a kind of question: `kind: NAME` in a block, its check in every build, its
+    part in the page (and, for the page to grade it, an entry in grade.mjs's KINDS)."""
+    KINDS[kind.name] = kind
+    if kind.part:
+        PARTS[f"check/{kind.name}.html.j2"] = kind.part
+    return kind
+
+
+def _at(question: Question, field_name: str, what: str, fix: str) -> Problem:
+    return Problem(question.file, question.lines.get(field_name, question.line), f"{what}.", fix)
+
+
+def _rounded(value: float, decimals: int) -> Decimal:
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals))
+
+
+class ChoiceKind(QuestionKind):
+    """Options, one of them right: each holds by an expectation on the run, a registry claim
+    or a seed quote."""
+
+    name = "choice"
+    fields = MappingProxyType({"options": LIST})
+    entries = MappingProxyType(
+        {
+            "options": MappingProxyType(
+                {
+                    "text": TEXT,
+                    "why": TEXT,
+                    "right": FLAG,
+                    "expect": TEXT,
+                    "claim": TEXT,
+                    "seed": TEXT,
+                }
+            )
+        }
+    )
+
+    def outcome(self, question: Question, trace: Trace | None, result: Outcome) -> None:
+        for option in question.options:
+            if option.expect and trace is not None:
+                found = _verdict(option.expect, trace, option.line, result)
+                if found is None:
+                    result.holds.append(False)
+                    result.deciders.append(None)
+                    continue
+                expectation, verdict = found
+                if verdict.unrunnable:
+                    what = f"the expectation '{option.expect}' cannot be run: {verdict.why}"
+                    result.problems.append((option.line, what))
+                result.holds.append(verdict.holds)
+                result.deciders.append(decider(trace, verdict, expectation))
+            else:
+                result.holds.append(option.right)  # checked against the registry or the seed
+                result.deciders.append(None)
+
+    def page_context(
+        self, question: Question, result: Outcome, steps: list[str], shared: str
+    ) -> dict[str, Any]:
+        right = next((i for i, option in enumerate(question.options) if option.right), 0)
+        whys = []
+        for i, option in enumerate(question.options):
+            step = "" if shared else (steps[i] if i < len(steps) else "")
+            whys.append((option.text, " ".join(filter(None, [option.why, step]))))
+        return {
+            "key": {"right": right},
+            "answer": question.options[right].text if question.options else "",
+            "whys": whys,
+        }
+
+    def check(self, question: Question, result: Outcome, facts: FactCheck) -> list[Problem]:
+        problems: list[Problem] = []
+        rights = [option for option in question.options if option.right]
+        if len(question.options) < 2 or len(rights) != 1:
+            return [
+                _at(
+                    question,
+                    "options",
+                    f"the question '{question.id}' has "
+                    f"{len(question.options)} options, {len(rights)} of them marked right",
+                    "Give it two options or more, one of them `right: true`.",
+                )
+            ]
+        verdicts: list[tuple[Option, bool, str]] = []  # (option, holds, what shows it)
+        for number, option in enumerate(question.options):
+            ways = [way for way in (option.expect, option.claim, option.seed) if way]
+            if len(ways) != 1 or not option.text or not option.why:
+                problems.append(
+                    Problem(
+                        question.file,
+                        option.line,
+                        f"option {number + 1} of '{question.id}' needs a text, a why "
+                        "and one way to check it (expect, claim or seed)",
+                        "Write `text:`, `why:` and one of `expect:`, `claim:`, `seed:`.",
+                    )
+                )
+                continue
+            if option.expect and question.run is None:
+                problems.append(
+                    Problem(
+                        question.file,
+                        option.line,
+                        f"option {number + 1} of '{question.id}' has an expectation "
+                        "and the question names no run",
+                        "Name the run: `run: duty ID`, `run: worked example` or "
+                        "`run: scenario NAME`.",
+                    )
+                )
+                continue
+            if option.expect:
+                found = result.deciders[number] if number < len(result.deciders) else None
+                shown = found.sentence() if found else ""
+                why = _lower(shown) if shown else "the run shows otherwise"
+                verdicts.append((option, result.holds[number], why))
+                continue
+            holds, why = facts(option)
+            if holds is None:
+                fix = (
+                    "Write a claim as the registry's claims are written (docs/registry.md)."
+                    if option.claim
+                    else "Quote the seed word for word (registry/seed.txt)."
+                )
+                problems.append(Problem(question.file, option.line, why, fix))
+            else:
+                verdicts.append((option, holds, why))
+        if problems or result.problems:
+            return problems  # an option that cannot be checked leaves the key open
+        right = next(entry for entry in verdicts if entry[0].right)
+        others = [entry for entry in verdicts if not entry[0].right and entry[1]]
+        if not right[1]:
+            # The slip an author makes when the key is stale: named once, with the option that
+            # holds instead.
+            instead = f'; the option "{others[0][0].text}" holds' if len(others) == 1 else ""
+            problems.append(
+                Problem(
+                    question.file,
+                    right[0].line,
+                    f"the marked answer of '{question.id}', \"{right[0].text}\", "
+                    f"does not hold: {right[2].rstrip('.')}{instead}",
+                    FIX_KEY,
+                )
+            )
+            if instead:
+                return problems
+        for option, _, why in others:
+            problems.append(
+                Problem(
+                    question.file,
+                    option.line,
+                    f"the option \"{option.text}\" of '{question.id}' holds too, "
+                    "so the question has two answers" + (f": {why}" if why else ""),
+                    FIX_KEY,
+                )
+            )
+        return problems
+
+    def changed(self, question: Question, result: Outcome) -> str:
+        right = next((i for i, option in enumerate(question.options) if option.right), None)
+        if right is None or right >= len(result.holds):
+            return ""
+        others = [
+            question.options[i].text
+            for i, holds in enumerate(result.holds)
+            if holds and i != right and question.options[i].expect
+        ]
+        if not result.holds[right]:
+            return f'"{others[0]}" holds instead' if others else "no option holds"
+        return f'"{others[0]}" holds too' if others else ""
+
+
+class NumberKind(QuestionKind):
+    """How many, or at what time: the model counts or times it, and the reader's number is
+    graded at the answer's precision."""
+
+    name = "number"
+    fields = MappingProxyType(
+        {"ask": TEXT, "answer": NUMBER, "unit": TEXT, "mistakes": LIST, "why": TEXT}
+    )
+    entries = MappingProxyType({"mistakes": MappingProxyType({"value": NUMBER, "why": TEXT})})
+
+    def outcome(self, question: Question, trace: Trace | None, result: Outcome) -> None:
+        if trace is None:
+            return
+        value, step = _ask(question, trace, result)
+        result.value = value
+        result.deciders.append(_step_decider(trace, step) if step is not None else None)
+
+    def page_context(
+        self, question: Question, result: Outcome, steps: list[str], shared: str
+    ) -> dict[str, Any]:
+        unit = f" {question.unit}" if question.unit else ""
+        return {
+            "key": {"answer": question.answer, "decimals": question.decimals},
+            "answer": f"{question.answer}{unit}",
+            "step": " ".join(filter(None, steps)),
+            "whys": [
+                (f"{question.answer}{unit}", question.why),
+                *((f"{m.value}{unit}", m.why) for m in question.mistakes),
+            ],
+        }
+
+    def check(self, question: Question, result: Outcome, facts: FactCheck) -> list[Problem]:
+        try:
+            answer = Decimal(question.answer)
+        except (InvalidOperation, ValueError):
+            return [
+                _at(
+                    question,
+                    "answer",
+                    f"the answer '{question.answer}' of '{question.id}' is not a number",
+                    "Write it as the reader would, like 3 or 2.5.",
+                )
+            ]
+        if not question.why:
+            return [
+                _at(
+                    question,
+                    "why",
+                    f"the question '{question.id}' has no why",
+                    "Say why the run gives that number (`why:`).",
+                )
+            ]
+        if result.value is None:
+            return []  # the run's problem is named already
+        shown = _rounded(result.value, question.decimals)
+        problems = []
+        if shown != answer:
+            problems.append(
+                _at(
+                    question,
+                    "answer",
+                    f"the answer {question.answer} of "
+                    f"'{question.id}' is not the run's: the model gives {result.value:g} "
+                    f"({shown} at the precision written)",
+                    FIX_KEY,
+                )
+            )
+        for mistake in question.mistakes:
+            try:
+                wrong = Decimal(mistake.value)
+            except (InvalidOperation, ValueError):
+                problems.append(
+                    Problem(
+                        question.file,
+                        mistake.line,
+                        f"the mistake '{mistake.value}' is not a number",
+                        "Write the wrong value a reader gives.",
+                    )
+                )
+                continue
+            if wrong == shown or not mistake.why:
+                problems.append(
+                    Problem(
+                        question.file,
+                        mistake.line,
+                        f"the mistake {mistake.value} of "
+                        f"'{question.id}' is the run's answer or has no why",
+                        "List a value the run does not give, with `why:`.",
+                    )
+                )
+        return problems
+
+    def changed(self, question: Question, result: Outcome) -> str:
+        if result.value is None or not question.answer:
+            return ""
+        shown = _rounded(result.value, question.decimals)
+        return "" if shown == Decimal(question.answer) else f"the model gives {shown}"
+
+
+class OrderKind(QuestionKind):
+    """Items in the order the run takes them, each one step of the run."""
+
+    name = "order"
+    fields = MappingProxyType({"items": LIST, "why": TEXT})
+    entries = MappingProxyType({"items": MappingProxyType({"text": TEXT, "step": TEXT})})
+
+    def outcome(self, question: Question, trace: Trace | None, result: Outcome) -> None:
+        if trace is None:
+            return
+        for item in question.items:
+            time, placed = _place(item, trace, result)
+            result.times.append(time)
+            result.deciders.append(placed)
+
+    def page_context(
+        self, question: Question, result: Outcome, steps: list[str], shared: str
+    ) -> dict[str, Any]:
+        times = result.times
+        groups: list[int] = []
+        for index, time in enumerate(times):
+            same = index > 0 and time is not None and time == times[index - 1]
+            groups.append(groups[-1] if same else (groups[-1] + 1 if groups else 0))
+        pairs = zip(question.items, result.deciders, strict=False)
+        # Each item's step, one to a line: an order is read as a list, not one paragraph.
+        each = [(item.text, _lower(d.sentence())) for item, d in pairs if d]
+        return {
+            "key": {"order": " ".join(map(str, groups))},
+            "ties": len(set(groups)) < len(groups),
+            "shuffled": _scrambled(len(question.items), question.id),
+            "answer": " → ".join(item.text for item in question.items),
+            "steps": each,
+            "step": " ".join(f"{text}: {sentence}" for text, sentence in each),
+            "whys": [("The run's order", question.why)],
+        }
+
+    def check(self, question: Question, result: Outcome, facts: FactCheck) -> list[Problem]:
+        if len(question.items) < 2 or not question.why:
+            return [
+                _at(
+                    question,
+                    "items",
+                    f"the question '{question.id}' needs two items or more and a why",
+                    "List `items:` (text and step) and `why:`.",
+                )
+            ]
+        return [
+            Problem(
+                question.file,
+                question.items[number].line,
+                what,
+                "List the items in the order the run takes them.",
+            )
+            for number, what in _out_of_order(question, result.times)
+        ]
+
+    def changed(self, question: Question, result: Outcome) -> str:
+        wrong = _out_of_order(question, result.times)
+        if not wrong:
+            return ""
+        number = wrong[0][0]
+        first, second = question.items[number - 1].text, question.items[number].text
+        return f'"{second}" comes before "{first}"'
+
+
+def _out_of_order(question: Question, times: list[float | None]) -> list[tuple[int, str]]:
+    found = []
+    for number in range(1, len(times)):
+        before, after = times[number - 1], times[number]
+        if before is not None and after is not None and after < before:
+            first, second = question.items[number - 1], question.items[number]
+            found.append(
+                (
+                    number,
+                    f"the items of '{question.id}' are not in the run's order: "
+                    f'"{second.text}" happens at {after:g} s, before '
+                    f'"{first.text}" at {before:g} s',
+                )
+            )
+    return found
+
+
+for _kind in (ChoiceKind(), NumberKind(), OrderKind()):
+    register(_kind)

@@ -28,6 +28,7 @@ from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
 from trafikist.course.markup import SafeHtmlExtension, markdown_text
 from trafikist.course.questions import (
+    PARTS,
     Question,
     live_query,
     outcome,
@@ -99,7 +100,11 @@ class Renderer:
 
     def __post_init__(self) -> None:
         self.templates = jinja2.Environment(
-            loader=jinja2.PackageLoader("trafikist.course", "templates"),
+            # A kind of question from outside this package brings its part of the template
+            # with it (trafikist.course.questions.register).
+            loader=jinja2.ChoiceLoader(
+                [jinja2.PackageLoader("trafikist.course", "templates"), jinja2.DictLoader(PARTS)]
+            ),
             bytecode_cache=self.bytecode_cache,
             autoescape=jinja2.select_autoescape(["html", "j2"]),
             trim_blocks=True,
