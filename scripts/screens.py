@@ -6,11 +6,12 @@
 
 States: the page as loaded; for each kind of question (choice, number, order) before
 answering, after a wrong answer, after a sure but wrong answer, with the run shown and after a
-right answer (tests/support/reader_states.py); the duty widget with each duty picked, after
-Run and after a Run with a control changed; the review page without a record, with one,
-asking before it clears and offering undo after; and each page with JavaScript off. Sizes: 390
-and 1366 px wide; palettes: light and dark. A state whose page scrolls sideways says so in its
-label ("WIDE 671 px").
+right answer (tests/support/reader_states.py); the duty widget with each duty picked and its
+trace open, after Run and after a Run with a control changed, and with JavaScript off (the
+first duty's trace, another duty, and the run's own page its link opens); the review page
+without a record, with one, asking before it clears and offering undo after; and each page with
+JavaScript off. Sizes: 390 and 1366 px wide; palettes: light and dark. A state whose page
+scrolls sideways says so in its label ("WIDE 671 px").
 
 Without --site the course is built into a temporary folder first. The PNGs go to --out
 (default: a folder `trafikist-screens` in the system's temporary folder, outside the
@@ -33,6 +34,7 @@ from playwright._impl._api_structures import Clip  # the screenshot clip type; n
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build
+from support.duties import open_trace
 from support.reader_states import STATES, bring_to, kind_of, questions
 from support.seen import PALETTES, VIEWPORTS, open_view, sideways
 
@@ -208,10 +210,11 @@ def widget_states(browser: Browser, url: str, size: str, palette: str) -> list[S
     shots = []
     duties = page.locator(".tk-duty").evaluate_all("(all) => all.map((duty) => duty.dataset.duty)")
     for duty in duties:
-        page.locator(f"label[for=tk-duty-{duty}]").click()
+        # Picked, its run and its trace's rows in place (from the run's own page), trace open.
+        open_trace(page, duty)
         panel = page.locator(f"#tk-duty-panel-{duty}")
         png = shoot_panel(panel)
-        shots.append(Shot(f"widget · {duty}", palette, png, label(page)))
+        shots.append(Shot(f"widget · {duty} · trace open", palette, png, label(page)))
     first = page.locator(f"#tk-duty-panel-{duties[0]}")
     page.locator(f"label[for=tk-duty-{duties[0]}]").click()
     for state, change in (("after Run", ""), ("after Run, wire 6", "input[name=wire][value='6']")):
@@ -228,6 +231,28 @@ def widget_states(browser: Browser, url: str, size: str, palette: str) -> list[S
     view.context.close()
     if problems:
         shots[0].note += " · " + "; ".join(problems)[:200]
+    return shots
+
+
+def widget_states_without_javascript(
+    browser: Browser, url: str, size: str, palette: str
+) -> list[Shot]:
+    """The duty widget with JavaScript off: the first duty's trace opened (a link to its run's
+    own page), another duty picked (a link to its run), and the run's own page it opens."""
+    view = open_view(browser, url, viewport=size, palette=palette, javascript=False)
+    page = view.page
+    duties = page.locator(".tk-duty").evaluate_all("(all) => all.map((duty) => duty.dataset.duty)")
+    first = page.locator(f"#tk-duty-panel-{duties[0]}")
+    first.locator("details.tk-trace summary").click()
+    shots = [Shot(f"no JS · {duties[0]} · trace open", palette, shoot_panel(first), label(page))]
+    page.locator(f"label[for=tk-duty-{duties[-1]}]").click()
+    last = page.locator(f"#tk-duty-panel-{duties[-1]}")
+    shots.append(Shot(f"no JS · {duties[-1]}", palette, shoot_panel(last), label(page)))
+    last.locator(".tk-run__file a").click()
+    page.wait_for_load_state("load")
+    png = page.screenshot(full_page=True, animations="disabled")
+    shots.append(Shot(f"no JS · {duties[-1]}'s run page", palette, png, label(page)))
+    view.context.close()
     return shots
 
 
@@ -305,6 +330,9 @@ def main() -> int:
                             shots += plain_states(browser, base + path, size, palette)
                         if "tk-duties" in (site / path).read_text(encoding="utf-8"):
                             shots += widget_states(browser, base + path, size, palette)
+                            shots += widget_states_without_javascript(
+                                browser, base + path, size, palette
+                            )
                     for shot in shots:
                         state = re.sub(r"[^a-z0-9]+", "-", shot.state.lower())
                         (folder / f"{size}-{shot.palette}-{state}.png").write_bytes(shot.png)

@@ -63,6 +63,9 @@ def test_module_04_is_within_budget_of_plain_material(
     loaded = [r.url for r in ours.resources]
     assert any(url.endswith("/checks/checks.js") for url in loaded), loaded
     assert not [url for url in loaded if url.endswith(("/enhance.mjs", "/grade.mjs"))]
+    # The duties' runs and the first one's trace rows come on the reader's move (a duty
+    # picked, the trace opened): their own pages are not fetched with the page.
+    assert not [url for url in loaded if "/model/runs/" in url]
 
 
 def test_the_weight_gate_flags_a_heavier_page(

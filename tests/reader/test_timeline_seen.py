@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from support import MODULE_04
+from support.duties import duty_ids, open_trace, show_every_run
 from support.seen import View, assert_no_sideways_scroll, seen, text_problems
 
 pytestmark = pytest.mark.browser
@@ -100,6 +101,8 @@ def every_timeline(page: Page, site_url: str, built_site: Path) -> list[dict]:
     found: list[dict] = []
     for url in timeline_pages(site_url):
         page.goto(url, wait_until="load")
+        if url.endswith(MODULE_04):
+            show_every_run(page)  # each duty's run comes when it is picked
         found += page.locator("body").evaluate(COLOURS)
     runs = sorted(path.name for path in (built_site / RUNS).glob("*.html"))
     assert len(runs) > 10, runs
@@ -183,11 +186,8 @@ def test_the_trace_breaks_no_word_and_scrolls_in_its_own_box(
 ) -> None:
     view = reader(site_url + MODULE_04, viewport=viewport, palette=palette)
     page = view.page
-    for duty in page.locator(".tk-duty").evaluate_all("(all) => all.map((d) => d.dataset.duty)"):
-        page.locator(f"label[for=tk-duty-{duty}]").click()
-        trace = page.locator(f"#tk-duty-panel-{duty} details.tk-trace")
-        trace.locator("summary").click()
-        box = trace.locator(".tk-trace__scroll")
+    for duty in duty_ids(page):
+        box = open_trace(page, duty)
         assert seen(box) == [True]
         assert box.evaluate(BROKEN_WORDS) == [], duty
         assert_no_sideways_scroll(page, f"{duty}'s trace")

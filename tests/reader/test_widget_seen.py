@@ -46,6 +46,9 @@ def widget_page(reader: Callable[..., View], site_url: str, viewport: str, palet
     page.wait_for_function("!!document.querySelector('.tk-live').parentElement.closest('.tk-run')")
     page.evaluate("document.querySelector('.tk-console').hidden = false")
     page.locator("#tk-duty-panel-promote details.tk-trace summary").click()
+    # Its rows come from the run's own page (support.duties).
+    rows = page.locator("#tk-duty-panel-promote .tk-trace__scroll tbody tr")
+    expect(rows.first).to_be_visible(timeout=LOADED_MS)
     return page
 
 

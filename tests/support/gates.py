@@ -29,8 +29,10 @@ from urllib.parse import urlsplit
 import yaml
 from bs4 import BeautifulSoup, Tag
 from bs4.element import NavigableString
+from playwright.sync_api import expect
 
 from support import ROOT, mkdocs_build
+from support.duties import LOADED_MS
 
 NODE_MODULES = ROOT / "node_modules"
 VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
@@ -324,6 +326,8 @@ def widget_open_states(page: Any) -> Iterator[str]:
     for index in range(duties.count()):
         duty = duties.nth(index)
         duty.locator("label").first.click()
+        # A duty's run, and the trace's rows, come from the run's own page (support.duties).
+        expect(duty.locator(".tk-run__file")).to_have_count(0, timeout=LOADED_MS)
         page.evaluate(
             """(marker) => {
               for (const section of document.querySelectorAll("." + marker)) {
@@ -335,6 +339,7 @@ def widget_open_states(page: Any) -> Iterator[str]:
             }""",
             WIDGET_MARKER,
         )
+        expect(duty.locator("details.tk-trace[data-rows]")).to_have_count(0, timeout=LOADED_MS)
         yield str(duty.get_attribute("data-duty") or index)
 
 

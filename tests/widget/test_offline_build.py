@@ -62,6 +62,9 @@ def test_every_page_the_search_and_the_styles_are_precached_but_no_run_file(
         "assets/trafikist/duty/worker.mjs",
         "assets/trafikist/model/run-files.json",
         "assets/trafikist/model/scenarios/promote-due.json",
+        # A duty's run and its trace's rows, which the page fetches on the reader's move.
+        "assets/trafikist/model/runs/promote-due.html",
+        "assets/trafikist/model/runs/recover-expired.html",
         "assets/trafikist/offline/register.js",
     ):
         assert needed in urls, needed

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import MODULE_04
+from support.duties import open_trace, pick_duty
 from support.gates import describe_violations, run_axe
 
 pytestmark = pytest.mark.browser
@@ -82,9 +83,7 @@ def test_on_a_phone_the_trace_table_is_readable_and_scrolls_in_its_box(
     site_url: str, browser
 ) -> None:
     context, page = open_at(browser, site_url + MODULE_04, PHONE)
-    trace = page.locator("#tk-duty-panel-promote details.tk-trace")
-    trace.locator("summary").click()
-    cells = trace.locator("td")
+    cells = open_trace(page, "promote").locator("td")
     sizes = cells.evaluate_all("(all) => all.map((c) => parseFloat(getComputedStyle(c).fontSize))")
     assert sizes and min(sizes) >= MIN_TABLE_PX, min(sizes)
     # Words are whole (tests/reader/test_timeline_seen.py): a wide row scrolls in the box.
@@ -113,7 +112,7 @@ def test_the_timeline_keeps_its_contrast_in_both_palettes(
     duties = page.locator(".tk-duty").evaluate_all("(all) => all.map((d) => d.dataset.duty)")
     failures, checked, bar_labels = [], 0, 0
     for duty in duties:
-        page.locator(f"label[for=tk-duty-{duty}]").click()
+        pick_duty(page, duty)  # its drawing comes from the run's own page
         where = {"panel": f"#tk-duty-panel-{duty}", "fills": PALETTE_CLASSES}
         where |= {"nonTextFloor": NON_TEXT, "textFloor": TEXT}
         for item in page.evaluate(CONTRAST, where):
@@ -136,7 +135,7 @@ def test_the_palette_toggle_switches_and_the_dark_page_has_no_axe_violation(
     assert toggle.count() == 1
     page.reload()  # the reader's choice is kept
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
-    page.locator("label[for=tk-duty-recover]").click()
+    pick_duty(page, "recover")
     assert describe_violations(run_axe(page)) == []
     context.close()
 

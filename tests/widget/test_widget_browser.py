@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from support import MODULE_04, SAVE_DATA_SCRIPT
+from support.duties import show_every_run
 from trafikist.model_view.live import canonical_json
 
 pytestmark = pytest.mark.browser
@@ -58,7 +59,12 @@ def run_and_wait(page, expected: re.Pattern[str] | str = "Drawn") -> str:
 
 
 def pyodide_requests(requests: list[str]) -> list[str]:
-    return [url for url in requests if "/pyodide/" in url or "/model/" in url]
+    # The baked runs' own pages (model/runs/) are the page's, not the model's.
+    return [
+        url
+        for url in requests
+        if "/pyodide/" in url or ("/model/" in url and "/model/runs/" not in url)
+    ]
 
 
 def test_pick_a_duty_change_a_control_run_and_read_the_result(site_url: str, browser) -> None:
@@ -113,6 +119,10 @@ def ran_page(site_url: str, browser):
     """One page that has run once (its Pyodide stays warm for the next runs), and the baked
     result of each duty as the browser read it before that run."""
     context, page, _, errors = open_page(browser, site_url)
+    # Each duty's run and its trace's rows as the page shows them once the reader has picked
+    # the duty and opened its trace (they come from the run's own page), the trace closed again.
+    show_every_run(page)
+    page.evaluate("document.querySelectorAll('details.tk-trace').forEach((t) => t.open = false)")
     baked = page.locator(".tk-run").evaluate_all(
         "(runs) => Object.fromEntries(runs.map((run) => "
         "[run.dataset.scenario, run.querySelector('.tk-run__result').innerHTML]))"

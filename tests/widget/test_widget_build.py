@@ -361,13 +361,27 @@ def test_the_lock_is_made_once_per_wheel_then_read_from_the_cache(tmp_path: Path
 def test_each_duty_carries_its_baked_run_and_the_site_carries_the_runtime(built_site: Path) -> None:
     page = soup(built_site / MODULE_04)
     duties = yaml.safe_load((MODULE / "duties.yml").read_text(encoding="utf-8"))["duties"]
-    for duty in duties:
+    for index, duty in enumerate(duties):
         run_block = page.select_one(f"#tk-duty-panel-{duty['id']} .tk-run")
         assert run_block is not None, duty["id"]
         name = duty["scenarios"][0]
         assert run_block["data-scenario"] == name
-        assert run_block.select_one("svg.tk-tl[role=img][aria-label]") is not None
-        assert run_block.select("table.tk-trace__table tbody tr"), duty["id"]
+        # The duty shown first carries its drawing and a link to its trace; every other duty a
+        # link to its run: each a page of its own beside the module's, which holds both.
+        link = run_block.select_one(".tk-trace__file a" if index == 0 else ".tk-run__file a")
+        assert link is not None, duty["id"]
+        assert (run_block.select_one("svg.tk-tl[role=img][aria-label]") is not None) == (
+            index == 0
+        ), duty["id"]
+        assert not run_block.select("table.tk-trace__table"), duty["id"]
+        run_page = soup((built_site / MODULE_04).parent / link["href"])
+        assert run_page.select_one(".tk-run__result svg.tk-tl[role=img][aria-label]") is not None
+        assert run_page.select(".tk-run__result table.tk-trace__table tbody tr"), duty["id"]
+        back = run_page.select_one("main > p > a")
+        assert back is not None
+        assert ((built_site / ASSETS / "model/runs" / back["href"]).resolve() / "index.html") == (
+            built_site / MODULE_04
+        ).resolve()
         baked = json.loads((built_site / ASSETS / "model/scenarios" / f"{name}.json").read_text())
         expected = json.loads(canonical_json(run_scenario(scenario_data(name))))
         assert baked["trace"] == expected

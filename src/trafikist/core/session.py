@@ -139,6 +139,7 @@ class CourseBuild:
             time_limit=self.options.run_time_limit,
             memory_snapshot=self.options.memory_snapshot,
             config_file=self.config_file,
+            directory_urls=self.directory_urls,
         ).prepare(pages, registry=site.registry)
         if widget.live:
             widget.register(site.renderer)

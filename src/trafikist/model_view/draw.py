@@ -477,26 +477,84 @@ def whole_words(text: str) -> str:
     return BREAKABLE_WORD.sub(r"<span>\g<0></span>", escape_text(text))
 
 
-def render_trace_html(trace: Trace, decides: tuple[str, int] | None = None, of: str = "") -> str:
+def render_trace_html(
+    trace: Trace, decides: tuple[str, int] | None = None, of: str = "", rows_at: str = ""
+) -> str:
     """The commands sent, in order, with their replies and the run's events, as a table; with
     `decides`, the row a question turns on is marked and the table is open; `of` ends the name
-    of its scrolling region (a page may hold the same run twice: the regions' names differ)."""
-    steps = trace["steps"]
-    events = trace["events"]
-    summary = f"Trace · {len(steps)} commands, {len(events)} events"
-    region = summary + of
+    of its scrolling region (a page may hold the same run twice: the regions' names differ).
+    With `rows_at`, the address of the run's own page (run_page), the table stays there: the
+    closed <details> holds a link to it, and the page's script (widgets/duty/duty.js) puts the
+    table in the link's place when the reader first opens it, as this function without
+    `rows_at` writes it."""
+    summary = trace_summary(trace)
+    opened = " open" if decides else ""
+    if rows_at:
+        return (
+            f'<details class="tk-trace" data-search-exclude data-rows="{esc(rows_at)}">'
+            f"<summary>{escape_text(summary)}</summary>\n"
+            f'<p class="tk-trace__file"><a href="{esc(rows_at)}">The trace of '
+            f"{escape_text(trace['scenario'])}, on a page of its own</a></p></details>"
+        )
+    # The search of either engine leaves the whole trace out of its index.
+    return (
+        f'<details class="tk-trace" data-search-exclude{opened}>'
+        f"<summary>{escape_text(summary)}</summary>\n"
+        f"{trace_box(trace, decides, of)}</details>"
+    )
+
+
+def run_link_html(trace: Trace, run_at: str) -> str:
+    """A duty's run as its panel holds it until the reader picks the duty: a link to the run's
+    own page (run_page), whose drawing and trace the page's script (widgets/duty/duty.js) puts
+    in the link's place. A module shows nine duties' runs and the reader sees one at a time:
+    their drawings and traces were a third of the page's weight."""
+    return (
+        f'<p class="tk-run__file" data-run-at="{esc(run_at)}"><a href="{esc(run_at)}">The run '
+        f"of {escape_text(trace['scenario'])} on the model, its timeline and its trace, on a "
+        "page of its own</a></p>"
+    )
+
+
+def trace_summary(trace: Trace) -> str:
+    return f"Trace · {len(trace['steps'])} commands, {len(trace['events'])} events"
+
+
+def trace_box(trace: Trace, decides: tuple[str, int] | None = None, of: str = "") -> str:
+    """The trace's table in the box it scrolls in (render_trace_html)."""
+    region = trace_summary(trace) + of
     head = "".join(f"<th>{name}</th>" for name in ("t (s)", "client", "call", "command", "reply"))
     # A header row of <th> heads its columns (no `scope` needed); the rows need no newline.
-    # The search of either engine leaves the whole trace out of its index.
     body = "".join(row[3] for row in trace_rows(trace, decides))
     # A long trace scrolls in its own box, which a keyboard must be able to reach (tabindex).
     return (
-        f'<details class="tk-trace" data-search-exclude{" open" if decides else ""}>'
-        f"<summary>{escape_text(summary)}</summary>\n"
         f'<div class="tk-trace__scroll" tabindex="0" role="region" '
         f'aria-label="{esc(region)}">'
         f'<table class="tk-trace__table"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div></details>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def run_page(result: str, trace: Trace, stylesheet: str, back: str, back_text: str) -> str:
+    """A run as a page of its own: what a duty's panel links to (run_link_html,
+    render_trace_html's `rows_at`), for a reader with JavaScript off, and where the page's
+    script takes the drawing and the trace from (the `.tk-run__result` box holds `result`, as
+    render_result_html writes it). No script, no inline style (the site's
+    Content-Security-Policy); `stylesheet` and `back` are relative to the page's own address."""
+    title = f"The run of {trace['scenario']} · Trafikist"
+    policy = "default-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'"
+    return (
+        '<!doctype html>\n<html lang="en" class="tk-run-page"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+        f"<title>{escape_text(title)}</title>"
+        # No icon of its own: without this line the browser asks the site's root for one.
+        '<link rel="icon" href="data:,">'
+        f'<link rel="stylesheet" href="{esc(stylesheet)}"></head>\n'
+        '<body><main class="md-typeset">'
+        f"<h1>The run of {escape_text(trace['scenario'])} on the model</h1>\n"
+        f'<p><a href="{esc(back)}">{escape_text(back_text)}</a></p>\n'
+        f'<div class="tk-run__result">{result}</div>\n</main></body></html>\n'
     )
 
 
@@ -557,8 +615,10 @@ def render_result_html(
     decides: tuple[str, int] | None = None,
     choices_href: str = "#tk-choice-",
     of: str = "",
+    rows_at: str = "",
 ) -> str:
-    """The timeline, its legend, the choices note and the trace: what a duty's panel shows;
+    """The timeline, its legend, the choices note and the trace: what a duty's panel shows
+    (its trace's rows at `rows_at`: render_trace_html);
     with `decides`, a question's run, the row it turns on marked (render_trace_html), its
     choices linked at `choices_href` (choices_html); `of` ends the names of its scrolling
     regions (", for the question: …" where the page also shows the duty's run of the same
@@ -577,5 +637,5 @@ def render_result_html(
         f"{fmt(float(trace['duration'] or 0), 3)} s.</span> {caption} {legend_html(drawn)}"
         "</figcaption></figure>\n"
         f"{choices_html(trace, known_choices, choices_href)}\n"
-        f"{render_trace_html(trace, decides, of)}"
+        f"{render_trace_html(trace, decides, of, rows_at)}"
     )

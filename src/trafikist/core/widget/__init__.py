@@ -17,6 +17,7 @@ from pathlib import Path
 import markupsafe
 
 import trafikist
+from trafikist.core.assets import stylesheet_uri
 from trafikist.core.files import SiteFile
 from trafikist.core.options import DEFAULTS, BuildOptions
 from trafikist.core.widget.bake import BakedRun, bake_duty
@@ -25,15 +26,20 @@ from trafikist.core.widget.runtime import PyodideRuntime, find_pyodide_runtime
 from trafikist.core.widget.snapshot import MemorySnapshot
 from trafikist.core.widget.wheel import BuiltWheel, build_model_wheel
 from trafikist.course.render import Renderer
-from trafikist.course.structure import Page
+from trafikist.course.structure import Page, relative_link
 from trafikist.model import MODEL_CHOICES
 from trafikist.model_view.controls import CONTROL_GROUPS, page_spec_json
+from trafikist.model_view.draw import run_link_html, run_page
 from trafikist.registry import Registry, export_command_table
 
 PACKAGE_DIR = Path(trafikist.__file__).resolve().parent  # src/trafikist: the wheel takes its model
 # Where each part goes in the site, under the plugin's assets path (assets/trafikist):
 PYODIDE_FOLDER = "pyodide"  # Pyodide's runtime files
 MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
+# Each baked run as a page of its own (model_view.draw.run_page), under MODEL_FOLDER: a duty's
+# panel links to it, and the page's script takes the drawing and the trace from it when the
+# reader picks the duty, or opens the trace of the duty shown first.
+RUNS_FOLDER = "runs"
 # The size of every file a first Run may fetch, for the page's progress bar; written with the
 # snapshot, whose size is known only once Node has made it.
 RUN_SIZES_FILE = "run-files.json"
@@ -57,6 +63,9 @@ class DutyWidget:
     snapshot: MemorySnapshot | None = None
     lock: bytes = b""
     runs: dict[str, BakedRun] = field(default_factory=dict)  # "module id/duty id" -> run
+    directory_urls: bool = True  # the site's pages' addresses: "a/b/" or "a/b.html"
+    # The first page that shows each scenario's run: its trace's page links back to it.
+    shown_on: dict[str, Page] = field(default_factory=dict)
 
     def prepare(self, pages: list[Page], registry: Registry) -> DutyWidget:
         """Check the runtime, build the wheel and the lock, bake every duty with a scenario.
@@ -73,6 +82,7 @@ class DutyWidget:
                 run = bake_duty(duty)
                 if run is not None:
                     self.runs[f"{page.id}/{duty.id}"] = run
+                    self.shown_on.setdefault(run.scenario_name, page)
         if self.runs:  # no scenario anywhere: the static form needs no runtime
             self.runtime = find_pyodide_runtime(self.node_modules)
             self.wheel = build_model_wheel(PACKAGE_DIR, export_command_table(registry))
@@ -110,10 +120,12 @@ class DutyWidget:
                     "defaults": markupsafe.Markup(
                         run.controls_json.replace("&", "&amp;").replace("'", "&#39;")
                     ),
-                    "markup": markupsafe.Markup(run.markup),
+                    "markup": markupsafe.Markup(
+                        self._panel_markup(run, page, renderer, first=index == 0)
+                    ),
                     "controls": run.controls,
                 }
-                for duty_id, run in runs.items()
+                for index, (duty_id, run) in enumerate(runs.items())
             },
             # The controls sit in this duty's panel in the HTML; widget.mjs moves them.
             "first": next(iter(runs), None),
@@ -130,6 +142,16 @@ class DutyWidget:
         template = renderer.templates.get_template("duties.html.j2")
         return template.render(page=page, duties=page.duties, live=live if runs else None)
 
+    def _panel_markup(self, run: BakedRun, page: Page, renderer: Renderer, first: bool) -> str:
+        """The run a duty's panel carries in the page: the duty shown first, its drawing and a
+        link to its trace's rows; any other, a link to its run (model_view.draw)."""
+        at = relative_link(page.url(renderer.directory_urls), self.run_url(run.scenario_name))
+        return run.markup_with_rows_at(at) if first else run_link_html(run.trace, at)
+
+    def run_url(self, scenario_name: str) -> str:
+        """Where the scenario's run is in the site, as a page of its own (run_page)."""
+        return f"{self.assets_path}/{MODEL_FOLDER}/{RUNS_FOLDER}/{scenario_name}.html"
+
     def site_files(self) -> list[SiteFile]:
         if self.wheel is None:
             return []
@@ -144,12 +166,29 @@ class DutyWidget:
                 seen.add(run.scenario_name)
                 uri = f"{model}/scenarios/{run.scenario_name}.json"
                 files.append(SiteFile(uri, content=run.site_json()))
+                files.append(self._run_page(run))
         if not self.pyodide_url and self.runtime is not None:
             files += [
                 SiteFile(f"{self.assets_path}/{PYODIDE_FOLDER}/{path.name}", source=path)
                 for path in self.runtime.files
             ]
         return files
+
+    def _run_page(self, run: BakedRun) -> SiteFile:
+        """The run as a page of its own (run_page); the model's choices it relies on link to
+        their list in the first page that shows the run (the script makes them the page's own
+        anchors, as a live run writes them)."""
+        url = self.run_url(run.scenario_name)
+        page = self.shown_on[run.scenario_name]
+        back = relative_link(url, page.url(self.directory_urls))
+        text = run_page(
+            run.markup_with_choices_at(f"{back}#tk-choice-"),
+            run.trace,
+            stylesheet=relative_link(url, stylesheet_uri(self.assets_path)),
+            back=back,
+            back_text=f"Back to {page.title}",
+        )
+        return SiteFile(url, content=text.encode())
 
     def late_site_files(self) -> list[SiteFile]:
         """The memory snapshot, after the pages: Node makes it while they render, and the sizes

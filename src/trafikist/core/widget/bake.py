@@ -17,7 +17,8 @@ from trafikist.course.structure import Duty
 from trafikist.model import ScenarioError
 from trafikist.model.trace import Trace
 from trafikist.model_view.controls import controls_of
-from trafikist.model_view.live import canonical_json, result_of
+from trafikist.model_view.draw import render_result_html
+from trafikist.model_view.live import CHOICE_IDS, canonical_json, result_of
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,18 @@ class BakedRun:
     @property
     def controls_json(self) -> str:
         return json.dumps(self.controls, sort_keys=True, separators=(",", ":"))
+
+    def markup_with_rows_at(self, rows_at: str) -> str:
+        """The markup the page carries for the duty it shows first: the trace's rows left at
+        `rows_at`, the run's own page (model_view.draw.render_trace_html), fetched when the
+        reader opens the trace."""
+        return render_result_html(self.trace, CHOICE_IDS, rows_at=rows_at)
+
+    def markup_with_choices_at(self, choices_href: str) -> str:
+        """The markup of the run's own page: the trace open, the model's choices linked at
+        `choices_href` + the choice's id."""
+        markup = render_result_html(self.trace, CHOICE_IDS, choices_href=choices_href)
+        return markup.replace('<details class="tk-trace" ', '<details open class="tk-trace" ', 1)
 
     def site_json(self) -> bytes:
         """The file the worker fetches: the scenario, and the trace the build got from it."""
