@@ -63,6 +63,42 @@ def test_on_a_phone_a_timeline_shows_it_scrolls_and_gives_the_run_the_width(
         assert_no_sideways_scroll(view.page, url)
 
 
+# Each lane name of each timeline seen, after its box is scrolled to `where` (0: the start, 1:
+# the end): the share of the name that lies outside the box's visible part.
+LANE_NAMES = """(where) => [...document.querySelectorAll(".tk-tl__scroll")]
+  .filter((box) => box.checkVisibility())
+  .flatMap((box) => {
+    const shown = box.getBoundingClientRect();
+    return [...box.querySelectorAll(".tk-tl__lane tspan")].map((name) => {
+      const rect = name.getBoundingClientRect();
+      const outside = Math.max(0, shown.left - rect.left) + Math.max(0, rect.right - shown.right);
+      return { name: name.textContent, where, outside: outside / rect.width,
+               box: box.getAttribute("aria-label") };
+    });
+  })"""
+SCROLL_TO = """(where) => document.querySelectorAll(".tk-tl__scroll").forEach((box) => {
+  box.scrollLeft = where * (box.scrollWidth - box.clientWidth);
+})"""
+
+
+def test_on_a_phone_the_lane_names_stay_in_view_as_the_run_scrolls(
+    reader: Callable[..., View], site_url: str, palette: str
+) -> None:
+    """Scrolled to 5-10 s, a lane's name is still beside its lane (issue 24: they went off to
+    the left); each name wholly inside the box, at the start, half-way and at the end."""
+    for url in timeline_pages(site_url):
+        view = reader(url, viewport="phone", palette=palette)
+        page = view.page
+        for where in (0, 0.5, 1):
+            page.evaluate(SCROLL_TO, where)
+            page.wait_for_timeout(150)  # the scroll event, then a frame
+            names = page.evaluate(LANE_NAMES, where)
+            assert names, f"no lane name seen on {url}"
+            off = [name for name in names if name["outside"] > 0.01]
+            assert off == [], off
+        assert_no_sideways_scroll(page, url)
+
+
 # Each figure's drawing as the reader sees its colours: the fill of each bar and the stroke of
 # the commands, the marks, and the legend's keys (its words, its swatch's colour, its mark).
 COLOURS = """(root) => [...root.querySelectorAll("figure.tk-run__figure")].map((figure) => {

@@ -3,6 +3,20 @@
 // once when the URL carries a shared run. Until then the page holds in HTML the radio form, the
 // first duty's baked run and its controls with their default values, and links to the other
 // duties' runs and to the first one's trace, which this script shows in place (below).
+// A timeline's lane names stay in view while the reader scrolls the drawing sideways (a phone
+// shows about half of it): they move with the scroll, on their own lines above the lanes. On
+// every timeline of the page, baked or live, a duty's or a dive's. `scroll` does not bubble:
+// it is caught on its way down. (An SVG attribute, not a style: the page's policy.)
+document.addEventListener("scroll", (event) => {
+  const box = event.target;
+  if (!box.classList?.contains("tk-tl__scroll")) return;
+  const drawing = box.querySelector("svg.tk-tl");
+  const names = drawing?.querySelector(".tk-tl__lane");
+  if (!names) return;
+  const units = drawing.viewBox.baseVal.width / drawing.getBoundingClientRect().width;
+  names.setAttribute("transform", `translate(${(box.scrollLeft * units).toFixed(1)} 0)`);
+}, { capture: true, passive: true });
+
 const section = document.querySelector(".tk-duties[data-live]");
 if (section) {
   let loading = null;
