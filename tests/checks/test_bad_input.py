@@ -29,6 +29,7 @@ from support.building import assert_core_build_fails, core_build
 
 SCENARIO = MODULE_04 / "scenarios/promote-due.yml"
 MODULE_05 = Path("modules/05-tra-and-native-values/module.md")
+COURSE_FILE = Path("modules/course.yml")
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,12 @@ CASES = [
         lambda p: edit(p / DUTIES, "  - id: recover\n", "  - id: promote\n"),
         r"the duty id 'promote' is used twice\.",
         DUTIES,
+    ),
+    Case(
+        "duplicate book id",
+        lambda p: edit(p / COURSE_FILE, "  - id: queue\n", "  - id: protocol\n"),
+        r"the book id 'protocol' is used twice\. Fix: Give each book its own id\.",
+        COURSE_FILE,
     ),
     Case(
         "link to an unknown id",

@@ -106,24 +106,17 @@ def load_course(root: Path) -> Course:
 
 
 def _load_books(course: CourseFile, path: Path, node: Any) -> list[Book]:
-    books: list[Book] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(course.books):
-        line = line_of_path(node, f"books[{index}].id") or 1
-        if entry.id in seen:
-            raise CourseError.at(
-                path, line, f"the book id '{entry.id}' is used twice.", "Give each book its own id."
-            )
-        seen.add(entry.id)
-        books.append(
-            Book(
-                id=entry.id,
-                title=entry.title,
-                summary=entry.summary,
-                folder=entry.folder or entry.id,
-                numbered=entry.numbered,
-            )
+    _refuse_repeated_ids([entry.id for entry in course.books], "books", "book", path, node)
+    books = [
+        Book(
+            id=entry.id,
+            title=entry.title,
+            summary=entry.summary,
+            folder=entry.folder or entry.id,
+            numbered=entry.numbered,
         )
+        for entry in course.books
+    ]
     if sum(book.numbered for book in books) != 1:
         raise CourseError.at(
             path,
@@ -132,6 +125,21 @@ def _load_books(course: CourseFile, path: Path, node: Any) -> list[Book]:
             "Mark that book with 'numbered: true'.",
         )
     return books
+
+
+def _refuse_repeated_ids(ids: list[str], field: str, noun: str, path: Path, node: Any) -> None:
+    """Each entry of the list `field` (books, duties) has its own id; a repeat is named at its
+    own line, not the first entry's."""
+    seen: set[str] = set()
+    for index, entry_id in enumerate(ids):
+        if entry_id in seen:
+            raise CourseError.at(
+                path,
+                line_of_path(node, f"{field}[{index}].id") or 1,
+                f"the {noun} id '{entry_id}' is used twice.",
+                f"Give each {noun} its own id.",
+            )
+        seen.add(entry_id)
 
 
 def _check_book_folders(folder: Path, books: list[Book], course_file: Path, node: Any) -> None:
@@ -309,16 +317,10 @@ def _load_duties(folder: Path) -> list[Duty]:
         what="duties.yml",
         guide='docs/authoring.md, "The duties"',
     )
+    _refuse_repeated_ids([entry.id for entry in schema.duties], "duties", "duty", path, node)
     duties: list[Duty] = []
-    seen: set[str] = set()
     for index, entry in enumerate(schema.duties):
-        # The line of this entry's id, so a repeated id points at the repeat.
         line = line_of_path(node, f"duties[{index}].id") or 1
-        if entry.id in seen:
-            raise CourseError.at(
-                path, line, f"the duty id '{entry.id}' is used twice.", "Give each duty its own id."
-            )
-        seen.add(entry.id)
         for number, name in enumerate(entry.scenarios):
             scenario = scenario_file(folder, name)
             if not scenario.is_file():
