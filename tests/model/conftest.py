@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -21,9 +20,6 @@ settings.register_profile(
     max_examples=int(os.environ.get("TRAFIKIST_EXAMPLES", "1000")),
 )
 settings.load_profile(os.environ.get("TRAFIKIST_HYPOTHESIS", "suite"))
-
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "modules" / "04-blocking-timers-and-the-bus" / "scenarios"
 
 
 @pytest.fixture(scope="session")

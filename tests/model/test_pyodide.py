@@ -1,4 +1,5 @@
-"""The model runs unchanged in Pyodide: the course's scenarios give byte-identical traces there."""
+"""The model runs unchanged in Pyodide: module 04's scenarios (the tests' copy) give
+byte-identical traces there."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from pathlib import Path
 
 import yaml
 
+from support import MODEL_SCENARIOS, ROOT
 from trafikist.model import command_table, run_scenario
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "modules" / "04-blocking-timers-and-the-bus" / "scenarios"
+SCENARIOS = MODEL_SCENARIOS
 RUNNER = Path(__file__).with_name("pyodide") / "run_model.mjs"
 
 

@@ -28,6 +28,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 MODULE_04 = "trafikist/04-blocking-timers-and-the-bus/index.html"
+# The model's tests run their own copy of module 04's scenarios, so that editing the course
+# breaks a content test (tests/content/test_scenarios.py), never a test of the model.
+MODEL_SCENARIOS = ROOT / "tests" / "support" / "data" / "scenarios"
 # The search index each engine's theme writes and its search worker reads.
 SEARCH_INDEX = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 # The published text of module 04 (the course's source of facts): beside the repository, or

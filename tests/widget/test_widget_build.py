@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support import MODULE_04, ROOT, add_plugin_options, copy_project, site_build, soup
+from support import (
+    MODEL_SCENARIOS,
+    MODULE_04,
+    ROOT,
+    add_plugin_options,
+    copy_project,
+    site_build,
+    soup,
+)
 from trafikist.base.diskcache import CACHE_ENV
 from trafikist.base.errors import CourseError
 from trafikist.core.assets import widget_assets
@@ -33,15 +41,16 @@ from trafikist.registry import export_command_table, load_registry, resolve_regi
 
 PACKAGE = ROOT / "src" / "trafikist"
 MODULE = ROOT / "modules" / "04-blocking-timers-and-the-bus"
-SCENARIOS = sorted((MODULE / "scenarios").glob("*.yml"))
+# The drawing's tests run the tests' copy of module 04's scenarios; the built site's, the course's.
+SCENARIOS = sorted(MODEL_SCENARIOS.glob("*.yml"))
 ASSETS = "assets/trafikist"
 WIDGETS = ROOT / "widgets"
 TABLE = export_command_table(load_registry(resolve_registry_path(None, ROOT)))
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
-def scenario_data(name: str) -> dict:
-    return yaml.safe_load((MODULE / "scenarios" / f"{name}.yml").read_text(encoding="utf-8"))
+def scenario_data(name: str, folder: Path = MODEL_SCENARIOS) -> dict:
+    return yaml.safe_load((folder / f"{name}.yml").read_text(encoding="utf-8"))
 
 
 # -- the wheel and the lock ---------------------------------------------------------------------
@@ -383,9 +392,9 @@ def test_each_duty_carries_its_baked_run_and_the_site_carries_the_runtime(built_
             built_site / MODULE_04
         ).resolve()
         baked = json.loads((built_site / ASSETS / "model/scenarios" / f"{name}.json").read_text())
-        expected = json.loads(canonical_json(run_scenario(scenario_data(name))))
-        assert baked["trace"] == expected
-        assert baked["scenario"] == scenario_data(name)
+        data = scenario_data(name, MODULE / "scenarios")
+        assert baked["trace"] == json.loads(canonical_json(run_scenario(data)))
+        assert baked["scenario"] == data
     for name in RUNTIME_FILES:
         assert (built_site / ASSETS / "pyodide" / name).is_file(), name
     wheel = built_site / ASSETS / "model/trafikist_model-0.1.0-py3-none-any.whl"
