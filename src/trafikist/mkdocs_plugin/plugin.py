@@ -32,6 +32,7 @@ import jinja2
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, BuildError, PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
@@ -372,7 +373,9 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
             self.checks.cancel()
             self.checks = None
 
-    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+    def on_serve(
+        self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Callable[..., None]
+    ) -> LiveReloadServer:
         for path in self.build.watched_paths() if self.build else []:
             if path.exists():
                 server.watch(str(path))

@@ -19,11 +19,14 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from trafikist.base.errors import CourseError
 from trafikist.core.files import site_target
 from trafikist.core.preview import error_page, with_error, with_reload
+
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 
@@ -50,18 +53,19 @@ def collected() -> Iterator[_Collect]:
         logger.removeHandler(handler)
 
 
-def wrap_builder(server: Any, routes: Callable[[], list[Path]]) -> None:
+def wrap_builder(server: LiveReloadServer, routes: Callable[[], list[Path]]) -> None:
     """Replace the live-reload server's builder with one that never fails.
 
     `routes` gives the pages of the last good build (relative paths of .html files); a failed
     build writes the error over each of them and over 404.html, which mkdocs serves for any
     unknown address, so whatever page the author has open shows it.
     """
-    original = server.builder
+    # MkDocs calls it with no argument, or with the config (mkdocs 1.6's serve: both).
+    original: Callable[..., None] = server.builder
     if getattr(original, "trafikist_wrapped", False):
         return
 
-    def builder(config: Any = None) -> None:
+    def builder(config: object = None) -> None:
         with collected() as logged:
             try:
                 original() if config is None else original(config)
@@ -97,7 +101,7 @@ def _error_over(target: Path, message: str) -> str:
     return with_error(written, message) if "<article" in written else error_page(message)
 
 
-def reload_from_a_file(server: Any) -> None:
+def reload_from_a_file(server: LiveReloadServer) -> None:
     """Inject `<script src=…/__trafikist/reload.js>` where mkdocs injects its inline script
     (`LiveReloadServer._inject_js_into_html`, mkdocs 1.6)."""
     counter = iter(range(1, 1 << 62))
@@ -107,4 +111,4 @@ def reload_from_a_file(server: Any) -> None:
         page = with_reload(content.decode("utf-8"), server.mount_path, poll, str(epoch))
         return page.encode("utf-8")
 
-    server._inject_js_into_html = inject
+    server._inject_js_into_html = inject  # type: ignore[method-assign]  # MkDocs has no hook for it

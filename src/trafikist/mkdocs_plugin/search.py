@@ -15,7 +15,6 @@ Zensical's search, in Rust, honours data-search-exclude (on whole cells).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
@@ -37,11 +36,11 @@ def index_without_traces(config: MkDocsConfig) -> None:
     if index is None or real is None or getattr(real, "without_traces", False):
         return
 
-    def add_entry_from_context(page: Page) -> Any:
+    def add_entry_from_context(page: Page) -> None:
         content = page.content
         page.content = without_traces(content) if content is not None else None
         try:
-            return real(page)
+            real(page)
         finally:
             page.content = content
 

@@ -31,13 +31,17 @@ WORD_FIELDS = ("flags", "acl")
 LIST_FIELDS = ("caps",)
 
 
+# A field's value in Python: a number, a text, a list of names, or none (`None` in Rust).
+Value = int | str | list[str] | None
+
+
 @dataclass(frozen=True)
 class FieldValue:
     """One field of a row as written in the source."""
 
     text: str  # the value as written, whitespace collapsed: `Some("0.1.0")`
     tokens: tuple[str, ...]  # the value's tokens, the unit of comparison
-    value: Any  # the Python value: int, str, None, list[str] or a path as a string
+    value: Value  # the Python value (a path as a string)
     line: int  # line of the value in its file (or excerpt)
 
 
@@ -53,7 +57,7 @@ class Row:
     text: str = ""  # the row's source text, comments included
     elided: bool = False  # an excerpt row that skips some of its lines with `// …`
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> Value:
         found = self.fields.get(name)
         return found.value if found is not None else None
 
