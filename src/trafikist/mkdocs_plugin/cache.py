@@ -165,10 +165,10 @@ class RenderCache:
                 self.templates["list"] = (key, names)
                 return list(names)
 
-            loader.list_templates = list_templates  # type: ignore[method-assign]
+            loader.list_templates = list_templates  # type: ignore[method-assign]  # this env's
             return env
 
-        theme.get_env = get_env  # type: ignore[method-assign]
+        theme.get_env = get_env  # type: ignore[method-assign]  # MkDocs has no hook for it
 
     def add_template(self, env: jinja2.Environment) -> None:
         """The one-line template a reused page renders, and the kept compiled templates."""
