@@ -35,8 +35,8 @@ from trafikist.checks import quantity
 from trafikist.course import syntax
 from trafikist.course import variants as variants_module
 from trafikist.course.questions import KINDS, Outcome, Question, outcome
-from trafikist.course.runs import load_scenario, model_signature
-from trafikist.course.variants import Variable, variables, variant_trace
+from trafikist.course.runs import model_signature
+from trafikist.course.variants import Variable, VariantRuns
 from trafikist.model.choices import CHOICE_IDS
 from trafikist.model.commands import table_signature
 
@@ -198,10 +198,9 @@ def _variables(question: Question) -> list[Variable]:
     if run is None or run.scenario is None:
         return []
     try:
-        data = load_scenario(run.scenario)
+        return VariantRuns(run.scenario, run.overrides).variables()
     except Exception:
         return []
-    return variables(data, run.overrides)
 
 
 # -- precision -------------------------------------------------------------------------------------
@@ -351,11 +350,12 @@ def _unfair_variants(
     """(line, what) for each value not given whose change changes the answer."""
     given = {name for name, _ in question.given}
     found: list[tuple[int, str]] = []
-    for variable in variables(load_scenario(scenario), overrides):
+    runs = VariantRuns(scenario, overrides)
+    for variable in runs.variables():
         if variable.name in given:
             continue
         for value in variable.values():
-            trace = variant_trace(scenario, overrides, variable, value)
+            trace = runs.trace(variable, value)
             if trace is None:
                 continue
             what = _changed_answer(question, outcome(question, trace))

@@ -21,6 +21,7 @@ in a memo beside the one every run shares (trafikist.course.runs).
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -196,32 +197,67 @@ def changed(data: dict[str, Any], variable: Variable, value: float) -> dict[str,
     return result
 
 
+# The scenarios the variants change, parsed once a build by file and bytes (never changed in
+# place: `changed` copies).
+SCENARIOS: BoundedCache[tuple[str, str], dict[str, Any]] = BoundedCache(64)
+
+
+class VariantRuns:
+    """The variants of one run (a scenario file and a question's changes), made once per build:
+    the file is read, hashed and parsed, and the model's signature taken, once for all of a
+    question's variants, not once a variant (a parse and a walk of the model's files cost more
+    than many a run)."""
+
+    def __init__(self, path: Path, overrides: dict[str, Any] | None) -> None:
+        self.path, self.overrides = path, overrides
+        try:
+            self.content: str | None = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            self.content = None
+
+    @functools.cached_property
+    def key(self) -> tuple[str, ...]:
+        """What each variant's run is made from, but the variant: the file's bytes, the
+        question's changes, the model's code and its command table."""
+        return (
+            self.content or "",
+            json.dumps(self.overrides, sort_keys=True),
+            model_signature(),
+            table_signature(),
+        )
+
+    def scenario(self) -> dict[str, Any]:
+        """The scenario file, parsed once a build (CourseError when it cannot be read); not to
+        be changed in place."""
+        return SCENARIOS.get_or_make(
+            (str(self.path), self.content or ""), lambda: load_scenario(self.path)
+        )
+
+    def variables(self) -> list[Variable]:
+        """The values of the run an answer could depend on (`variables`)."""
+        return variables(self.scenario(), self.overrides)
+
+    def trace(self, variable: Variable, value: float) -> Trace | None:
+        """The model's run with `variable` set to `value`, or None when the model refuses the
+        value (or the file cannot be read)."""
+        if self.content is None:
+            return None
+        key = (*self.key, json.dumps([list(variable.path), value]))
+        return VARIANTS.get_or_make(key, lambda: self._run(variable, value))
+
+    def _run(self, variable: Variable, value: float) -> Trace | None:
+        try:
+            data = changed(self.scenario(), variable, value)
+            raw = Simulation(data, self.overrides, source=str(self.path)).run()
+        except (ScenarioError, CourseError):
+            return None
+        trace: Trace = json.loads(canonical_json(raw))  # as every run's (course.runs)
+        return trace
+
+
 def variant_trace(
     path: Path, overrides: dict[str, Any] | None, variable: Variable, value: float
 ) -> Trace | None:
     """The model's run of the scenario at `path` with `variable` set to `value`, or None when
-    the model refuses the value. Made once per build (the runs' memo)."""
-    try:
-        content = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-    key = (
-        content,
-        json.dumps(overrides, sort_keys=True),
-        json.dumps([list(variable.path), value]),
-        model_signature(),
-        table_signature(),
-    )
-    return VARIANTS.get_or_make(key, lambda: _run(path, overrides, variable, value))
-
-
-def _run(
-    path: Path, overrides: dict[str, Any] | None, variable: Variable, value: float
-) -> Trace | None:
-    try:
-        data = changed(load_scenario(path), variable, value)
-        raw = Simulation(data, overrides, source=str(path)).run()
-    except (ScenarioError, CourseError):
-        return None
-    trace: Trace = json.loads(canonical_json(raw))
-    return trace
+    the model refuses the value. Made once per build (the variants' memo)."""
+    return VariantRuns(path, overrides).trace(variable, value)
