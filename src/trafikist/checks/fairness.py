@@ -101,7 +101,6 @@ STOP = frozenset(
 )
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`\[(])")
 PARAGRAPH = re.compile(r"\n\s*\n|\n\s*[-*]\s+")
-COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 HEADING = re.compile(r"^#{2,6}\s")
 FENCE = re.compile(r"^\s*(```|~~~)")
 PRECISIONS = {
@@ -423,7 +422,7 @@ def _sentences(lines: list[str]) -> list[str]:
             continue
         kept.append(line)
     sentences = []
-    for paragraph in PARAGRAPH.split(COMMENT.sub(" ", "\n".join(kept))):
+    for paragraph in PARAGRAPH.split(syntax.HTML_COMMENT.sub(" ", "\n".join(kept))):
         text = _plain(paragraph)
         sentences += [part.strip() for part in SENTENCE_END.split(text) if part.strip()]
     return sentences

@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from trafikist.model.trace import PLACES, Event, Reply, State, Step, Trace, jobs_in
 
@@ -95,12 +95,22 @@ class ExpectationSyntaxError(ValueError):
     pass
 
 
+class Fault(TypedDict):
+    """A fault a run adds, as a scenario's `faults:` entry writes it: CLIENT stops right after
+    its AFTER-th command (or the command AFTER names: XADD, EXPIRE 2), and comes back RESTART
+    seconds later, or never."""
+
+    client: str
+    after: int | str
+    restart: NotRequired[float]
+
+
 @dataclass(frozen=True)
 class Expectation:
     text: str  # the predicate as written
     form: str
     fields: dict[str, str]
-    fault: dict[str, Any] | None  # from `given …`: a fault the run adds
+    fault: Fault | None  # from `given …`: a fault the run adds
 
     @property
     def overrides(self) -> dict[str, Any] | None:
@@ -127,11 +137,11 @@ class Verdict:
 
 def parse(text: str) -> Expectation:
     text = " ".join(text.split())
-    fault = None
+    fault: Fault | None = None
     given = GIVEN.match(text)
     body = text
     if given:
-        fault = {"client": given["client"], "after": int(given["after"])}
+        fault = Fault(client=given["client"], after=int(given["after"]))
         if given["restart"]:
             fault["restart"] = float(given["restart"])
         body = given["rest"].strip()

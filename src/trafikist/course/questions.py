@@ -47,6 +47,7 @@ from trafikist.course.examples import example_path
 from trafikist.course.predicates import (
     Expectation,
     ExpectationSyntaxError,
+    Fault,
     Verdict,
     command_name,
     evaluate,
@@ -350,10 +351,7 @@ def _run(page: Page, data: dict[str, Any], at: Callable[[str], int]) -> RunSpec:
         scenario = path if path.is_file() else None
     if crash is not None:
         after = crash["after"]
-        fault: dict[str, Any] = {
-            "client": crash["client"],
-            "after": int(after) if after.isdigit() else after,
-        }
+        fault = Fault(client=crash["client"], after=int(after) if after.isdigit() else after)
         restart = None if crash["for_good"] else _restart_of(scenario, crash["client"])
         if restart is not None:
             fault["restart"] = restart
