@@ -364,3 +364,23 @@ def test_a_site_folder_that_cannot_be_written_is_named_with_its_reason(
         write_site_files(staging, [SiteFile("assets/a.js", b"x")])
     message = str(unexpected(caught.value, CONFIG))
     assert message == f"{tmp_path / 'site' / 'assets' / 'a.js'}: {expected}"
+
+
+def test_after_a_scenario_is_read_the_guard_names_the_file_that_named_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A duty's scenarios are read in the middle of duties.yml: what breaks after them is in
+    duties.yml, not in the last scenario read (the guard named that scenario)."""
+    from trafikist.course import loader
+
+    project = copy_project(tmp_path / "project")
+
+    def broken(*args: object) -> None:
+        raise KeyError("process")
+
+    monkeypatch.setattr(loader, "_check_processes", broken)
+    with contextlib.chdir(project), pytest.raises(KeyError) as caught, reading(project):
+        loader.load_course(Path("modules"))
+    message = str(unexpected(caught.value, project / "mkdocs.yml"))
+    assert message.startswith(f"{DUTIES.as_posix()}: the build stopped on an unexpected "
+                              "KeyError ('process')"), message  # fmt: skip

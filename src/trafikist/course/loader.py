@@ -19,6 +19,7 @@ from typing import Any
 
 from trafikist.base.errors import CourseError, display_path
 from trafikist.base.memo import BoundedCache
+from trafikist.base.reading import reading
 from trafikist.course.schemas import CourseFile, DutiesFile, DutyEntry, PageFront, validate
 from trafikist.course.sources import (
     line_of_path,
@@ -401,7 +402,13 @@ SCENARIOS: BoundedCache[tuple[Path, str], Scenario] = BoundedCache(512)
 
 def check_scenario(path: Path) -> Scenario:
     """Read a scenario file and check it against the model's schema; raise CourseError naming
-    the file, the line of the bad field, what is wrong and the fix."""
+    the file, the line of the bad field, what is wrong and the fix. The guard names the
+    scenario while it is read, and the file that named it again after (a duty, a question)."""
+    with reading(path):
+        return _check_scenario(path)
+
+
+def _check_scenario(path: Path) -> Scenario:
     text = read_text(path)
     cached = SCENARIOS.get((path, text))
     if cached is not None:
