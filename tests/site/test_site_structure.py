@@ -103,7 +103,8 @@ def test_status_badge_wherever_a_page_is_linked(built_site: Path) -> None:
         has_badge = link.select_one(f".tk-badge--{status}") is not None
         # The header's "review them" leads to the generated review page (Check yourself),
         # which is no lesson, and a question's "run it in the widget" leads to a run of the
-        # widget: the status of either tells the reader nothing.
+        # widget, and the foot's "How we know" leads to the module's generated list of its
+        # checked sentences: the status of any of these tells the reader nothing.
         has_badge_nearby = link.find_parent(
             class_=[
                 "tk-dive-card",
@@ -112,6 +113,7 @@ def test_status_badge_wherever_a_page_is_linked(built_site: Path) -> None:
                 "tk-course-entry",
                 "tk-header__checks",
                 "tk-check__run",
+                "tk-howlink",
             ]
         )
         assert has_badge or has_badge_nearby, link

@@ -18,6 +18,10 @@ from trafikist.core.files import SiteFile
 # What of widgets/ the site serves (sources such as README files stay out).
 WIDGET_SUFFIXES = {".css", ".js", ".mjs", ".svg", ".woff2", ".json", ".whl"}
 STYLESHEET = "trafikist.css"
+# Styles a script loads when it needs them, served on their own and not in the stylesheet:
+# "How we know"'s marks and popover come with the page's evidence (module 04's page has a
+# weight budget).
+STYLES_LOADED_LATER = frozenset({"evidence/shown.css"})
 
 
 def stylesheet_uri(assets_path: str) -> str:
@@ -44,6 +48,10 @@ def widget_assets(
     files += widget_files
     # widgets/**/*.css in path order, each minified on its own.
     names = sorted(bundle.files, key=lambda name: name.split("/"))  # as Paths sort
-    styles = [bundle.files[name] for name in names if name.endswith(STYLE_SUFFIXES)]
+    styles = [
+        bundle.files[name]
+        for name in names
+        if name.endswith(STYLE_SUFFIXES) and name not in STYLES_LOADED_LATER
+    ]
     files.append(SiteFile(stylesheet_uri(assets_path), content=b"".join(styles)))
     return files

@@ -40,6 +40,8 @@ MODULES = (
     "checks/checks.js",
     "checks/enhance.mjs",
     "checks/grade.mjs",
+    "evidence/evidence.js",
+    "evidence/show.mjs",
 )
 SCRIPT_SUFFIXES = (".js", ".mjs")
 STYLE_SUFFIXES = (".css",)

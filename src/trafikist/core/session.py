@@ -21,6 +21,7 @@ can name the file being read when something that is not a CourseError stops the 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,9 @@ from trafikist.course.structure import Page, relative_link
 from trafikist.registry import resolve_registry_path
 
 CHECKS_SCRIPT = f"{CHECKS_FOLDER}/checks.js"  # widgets/checks/checks.js, under the assets path
+EVIDENCE_SCRIPT = "evidence/evidence.js"  # widgets/evidence/evidence.js: "How we know"
+# Each page's evidence, as evidence.js loads it beside itself: evidence/pages/PAGE-ID.json.
+EVIDENCE_DATA = "evidence/pages/{id}.json"
 
 
 @dataclass
@@ -188,6 +192,8 @@ class CourseBuild:
             scripts.append(f"{self.options.assets_path}/duty/duty.js")
         if self.site is not None and REVIEW_PAGE_ID in self.site.course.pages:
             scripts.append(f"{self.options.assets_path}/{CHECKS_SCRIPT}")
+        if self.site is not None:  # "How we know", on each page that has the switch
+            scripts.append(f"{self.options.assets_path}/{EVIDENCE_SCRIPT}")
         return scripts
 
     def page_markdown(self, page: Page) -> str:
@@ -204,6 +210,7 @@ class CourseBuild:
         with self._reading(self.path(self.options.modules_dir)):
             widget_files = self.widget.site_files() if self.widget else []
             widget_files += self._question_runs()
+            widget_files += self._evidence_files()
         with self._reading(self.path(self.options.widgets_dir)):
             return assets.widget_assets(
                 self.path(self.options.widgets_dir),
@@ -242,6 +249,21 @@ class CourseBuild:
             SiteFile(f"{folder}/{question_id}.html", content=markup.encode())
             for question_id, markup in runs.items()
         ]
+
+    def _evidence_files(self) -> list[SiteFile]:
+        """Each page's evidence, as "How we know" loads it on its first use
+        (trafikist.course.shown_evidence)."""
+        if self.site is None:
+            return []
+        files = []
+        for page in self.site.pages():
+            with self._reading(page.source):
+                data = self.site.renderer.evidence_data(page)
+            if data is not None:
+                uri = f"{self.options.assets_path}/{EVIDENCE_DATA.format(id=page.id)}"
+                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+                files.append(SiteFile(uri, content=text.encode("utf-8")))
+        return files
 
     def finalize_html(self, html: str, page: Page | str, source: Path | str) -> str:
         """Resolve id: links and add status badges; a hand-written page's unknown id is

@@ -15,9 +15,10 @@ import jinja2
 from markdown import Extension
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.checks import Facts, check_site
+from trafikist.checks import Facts, check_site, page_evidence
 from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.checks.seed import load_seed, resolve_seed_path
+from trafikist.course.how_we_know import how_we_know_pages
 from trafikist.course.loader import load_course
 from trafikist.course.markdown.registry_inline import RegistryInlineExtension
 from trafikist.course.reference import reference_pages
@@ -49,6 +50,11 @@ class Site:
     def pages(self) -> list[Page]:
         """Every page to write, home first, then course order."""
         return list(self.course.pages.values())
+
+    def listed(self, page: Page) -> bool:
+        """True when the navigation lists the page: every page but those of a book the course
+        does not list (a module's "How we know": its book is not one of the course's)."""
+        return page.book is None or any(page.book is book for book in self.course.books)
 
     def nav(self) -> list[dict[str, object]]:
         """The navigation tree, derived from the course (`Course.listings`): the home page, the
@@ -155,6 +161,9 @@ def load_site(
         course.books.append(pages[0].book)
         for page in pages:
             course.pages[page.id] = page
+    for page in how_we_know_pages(course):
+        # Out of the navigation and the search: each module's pages link to theirs.
+        course.pages[page.id] = page
     valkey_folder = resolve_valkey_folder(registry_path, base_dir)
     facts = Facts(
         loaded_registry,
@@ -167,6 +176,10 @@ def load_site(
         course, directory_urls=directory_urls, valkey=facts.valkey, bytecode_cache=templates_cache
     )
     problems = check_site(course, renderer, facts) if checks else []
+    signatures = facts.signatures()
+    # Each page shows what its checks proved: this build's verdicts, or (when the checks run
+    # in a child) the same checks run here, page by page, as the page is rendered.
+    renderer.evidence = lambda page: page_evidence(page, facts, signatures)
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)

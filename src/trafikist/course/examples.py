@@ -8,6 +8,7 @@ puts the model's run there: the same timeline and trace the duty widget draws (o
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
@@ -17,6 +18,14 @@ from trafikist.model import MODEL_CHOICES
 from trafikist.model_view.draw import render_result_html
 
 EXAMPLE_SUFFIX = ".example.yml"
+# A worked example's run, as a line of evidence links to it ("How we know").
+RUN_ID = "tk-run-{run}"
+
+
+def run_stem(run: str) -> str:
+    """A run's scenario as an id names it (`promote-due.yml`, `01-x.example.yml`)."""
+    stem = run.removesuffix(".yml").removesuffix(".example").lower()
+    return re.sub(r"[^a-z0-9-]+", "-", stem)
 
 
 def example_path(page: Page) -> Path | None:
@@ -37,7 +46,8 @@ def render_worked_example(page: Page) -> str:
         f"<dt>{html.escape(choice)}</dt><dd>{html.escape(words[choice])}</dd>" for choice in used
     )
     return (
-        f'<section class="tk-example tk-run" aria-label="The model\'s run of {path.name}">\n'
+        f'<section class="tk-example tk-run" id="{RUN_ID.format(run=run_stem(path.name))}" '
+        f'aria-label="The model\'s run of {path.name}">\n'
         f'<p class="tk-example__label">On the model · scenario <code>{html.escape(path.name)}'
         "</code> · virtual time</p>\n"
         f"{render_result_html(trace)}\n"

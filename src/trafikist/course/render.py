@@ -23,7 +23,10 @@ import markupsafe
 from markdown.extensions.toc import slugify
 
 from trafikist.base.errors import CourseError
-from trafikist.course.examples import example_path, render_worked_example
+from trafikist.course import syntax
+from trafikist.course.evidence import CheckedSentence, ModelStep
+from trafikist.course.examples import RUN_ID, example_path, render_worked_example, run_stem
+from trafikist.course.how_we_know import HOW_WE_KNOW_BOOK_ID, how_we_know_page_id
 from trafikist.course.loader import ID_LINK, strings_in
 from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
 from trafikist.course.markup import SafeHtmlExtension, markdown_text
@@ -38,20 +41,43 @@ from trafikist.course.questions import (
     run_fragment,
 )
 from trafikist.course.review import REVIEW_PAGE_ID, course_questions, module_questions
+from trafikist.course.runs import scenario_trace
+from trafikist.course.shown_evidence import (
+    ROW_KEY,
+    EvidenceHtml,
+    Numbered,
+    census,
+    counts_text,
+    kind_of,
+    kinds,
+    kinds_of,
+    marked_body,
+    marked_duties,
+    marked_question,
+    marked_up_next,
+    number,
+    own_words,
+    page_data,
+    reading_order,
+)
 from trafikist.course.sources import DRAFT
 from trafikist.course.structure import (
     PLANNED_HEADING,
     PLANNED_SUMMARY,
     STATUS_LEGEND,
     Course,
+    Duty,
     Kind,
     Page,
     Status,
     relative_link,
 )
 from trafikist.course.syntax import mask_fences, unmask_fences
+from trafikist.model.trace import Trace
+from trafikist.model_view.draw import trace_rows
 from trafikist.registry.valkey import ValkeyTable
 
+DUTY_PANEL = "tk-duty-panel-{id}"  # a duty's panel in the duties' block (duties.html.j2)
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 BLOCK_LINE = re.compile(r"^\s*///")
@@ -97,6 +123,9 @@ class Renderer:
     # Where the templates' compiled code is kept between renders (a preview's memory, or
     # the machine's cache of derived files).
     bytecode_cache: jinja2.BytecodeCache | None = None
+    # The sentences of a page its checks proved, with their evidence (trafikist.checks'
+    # page_evidence; the site sets it once the course is checked): "How we know".
+    evidence: Callable[[Page], list[CheckedSentence]] | None = None
 
     def __post_init__(self) -> None:
         self.templates = jinja2.Environment(
@@ -161,25 +190,32 @@ class Renderer:
             return front + self._render(
                 "planned.md.j2", page=page, backlinks=self.backlinks(page), body=body
             )
+        numbered = self.numbered(page)
         # A fence's lines are the author's literal text: no block, heading or reference in one
-        # is filled in (put back once the page is whole).
-        body, fences = mask_fences(page.body)
+        # is filled in (put back once the page is whole). A checked sentence's mark is never
+        # in one (its offset is the page's, so it goes in first).
+        body = marked_body(page, numbered) if numbered else page.body
+        body, fences = mask_fences(body)
         body = VALKEY_REFERENCE.sub(self._deprecation, body)
         if "/// check" in body:
             asked = page_questions(page)
-            body = replace_blocks(body, lambda number: self.question_html(asked[number]))
+            body = replace_blocks(
+                body, lambda index: self.question_html(marked_question(asked[index], numbered))
+            )
         lede, rest = split_lede(body)
         rest, sections = with_heading_ids(rest)
         rest = GENERATED_BLOCK.sub(lambda match: self._generated(match["name"], page), rest)
+        how = self._how_we_know_of(page)
         parts = [
             front,
-            self._render("header.html.j2", page=page),
+            self._render("header.html.j2", page=page, evidence=bool(numbered)),
             self._render("lede.md.j2", lede=lede.strip()) if lede.strip() else "",
             # The review page is one list: it needs no nav of its sections.
             self._render("sections.html.j2", sections=sections)
             if sections and page.kind is not Kind.REVIEW
             else "",
             rest.strip() + "\n",
+            self._render("how_we_know_link.html.j2", target=how) if how is not None else "",
         ]
         if page.kind is Kind.DIVE:
             previous, following = self.course.neighbours(page)
@@ -248,6 +284,10 @@ class Renderer:
             lines.append("status: planned")  # mkdocs-material shows it in the navigation
         if page.summary:
             lines.append(f"description: {_yaml_string(html.escape(page.summary))}")
+        if page.book is not None and page.book.id == HOW_WE_KNOW_BOOK_ID:
+            # Every sentence again: the search finds it on its own page (both engines' search
+            # leaves out a page with this front matter).
+            lines.append("search:\n  exclude: true")
         lines.append("---\n")
         return "\n".join(lines) + "\n"
 
@@ -255,6 +295,128 @@ class Renderer:
         if name in self.extra_blocks:
             return self.extra_blocks[name](page)
         return GENERATED[name].render(self, page)
+
+    # -- How we know -----------------------------------------------------------------------
+
+    def numbered(self, page: Page) -> list[Numbered]:
+        """The page's checked sentences, numbered in reading order ([] with no evidence)."""
+        if self.evidence is None or page.source is None:
+            return []
+        # A page's title and summary are its labels (the header, the navigation, a card), not
+        # its prose: their evidence is on the module's "How we know" page.
+        shown = [
+            sentence
+            for sentence in self.evidence(page)
+            if not sentence.anchor.startswith(("meta:title:", "meta:summary:"))
+        ]
+        return number(page, shown)
+
+    def shown_duties(self, page: Page) -> list[Duty]:
+        """The page's duties as the widget shows them: their checked sentences marked."""
+        numbered = self.numbered(page)
+        return marked_duties(page, numbered) if numbered else page.duties
+
+    def evidence_data(self, page: Page) -> dict[str, object] | None:
+        """What the page's script loads on the first "How we know" (None: the page has no
+        checked sentence): the counts and each mark's evidence, as HTML whose `id:` links are
+        resolved from the page."""
+        numbered = self.numbered(page)
+        if not numbered:
+            return None
+        shown = self._shown_evidence(page)
+        data = page_data(
+            [entry for entry in numbered if entry.marked],
+            shown.lines,
+            self._valkey_version(),
+        )
+        data["counts"] = counts_text(
+            census(entry.sentence for entry in numbered), self._valkey_version()
+        )
+        marks = data["marks"]
+        assert isinstance(marks, dict)
+        data["marks"] = {key: self.finalize_html(value, page) for key, value in marks.items()}
+        how = self._how_we_know_of(page)
+        if how is not None:
+            data["how"] = relative_link(page.url(self.directory_urls), how.url(self.directory_urls))
+        return data
+
+    def _how_we_know_of(self, page: Page) -> Page | None:
+        """The "How we know" page of a written module or dive with checked sentences."""
+        if page.kind not in (Kind.MODULE, Kind.DIVE) or page.status is not Status.BUILT:
+            return None
+        module = page if page.kind is Kind.MODULE else page.parent
+        return self.course.pages.get(how_we_know_page_id(module)) if module else None
+
+    def _valkey_version(self) -> str:
+        return self.valkey.version if self.valkey is not None else "?"
+
+    def _runs_shown(self, page: Page) -> list[tuple[str, Trace, str]]:
+        """The model's runs whose trace the page shows: (scenario stem, trace, the id of
+        what holds it: a duty's panel, the worked example)."""
+        runs = []
+        if "/// duties" in page.body:
+            for duty in page.duties:
+                if (path := duty.default_scenario) is not None and path.is_file():
+                    holder = DUTY_PANEL.format(id=duty.id)
+                    runs.append((run_stem(path.name), scenario_trace(path), holder))
+        example = example_path(page) if "/// worked-example" in page.body else None
+        if example is not None and example.is_file():
+            stem = run_stem(example.name)
+            runs.append((stem, scenario_trace(example), RUN_ID.format(run=stem)))
+        return runs
+
+    def _event_index(self, page: Page) -> Callable[[ModelStep], int | None]:
+        traces = {stem: trace for stem, trace, _ in self._runs_shown(page)}
+
+        def index(step: ModelStep) -> int | None:
+            trace = traces.get(run_stem(step.run))
+            if trace is None or step.event is None:
+                return None
+            for found, event in enumerate(trace["events"]):
+                shown = f"{event['kind']}: {event['text']}"
+                if shown == step.event and float(event["t"]) == step.t:
+                    return found
+            return None
+
+        return index
+
+    def how_we_know_entry(
+        self, page: Page, sentence: CheckedSentence, entry: Numbered | None, kind: str
+    ) -> str:
+        """A sentence on its module's "How we know" page: where it stands, and its evidence
+        of one kind."""
+        shown = self._shown_evidence(page)
+        shown.page = f"id:{page.id}"
+        if entry is not None and entry.marked:
+            where, target = f", sentence {entry.number}", f"id:{page.id}#{entry.mark_id}"
+        else:
+            where, target = _unmarked_place(sentence), f"id:{page.id}"
+        where = page.kicker + where
+        lines = "".join(shown.line(item) for item in sentence.evidence if kind_of(item) == kind)
+        return (
+            f'<li class="tk-how__entry"><p class="tk-how__sentence">'
+            f"{self.inline_markdown(sentence.text)} "
+            f'<a class="tk-how__where" href="{target}" data-no-badge>{html.escape(where)}</a>'
+            f'</p><ul class="tk-evidence__lines">{lines}</ul></li>'
+        )
+
+    def _shown_evidence(self, page: Page) -> EvidenceHtml:
+        rows = {}
+        for stem, trace, holder in self._runs_shown(page):
+            order = _row_order(trace)
+            for place, (kind, index) in enumerate(order):
+                rows[ROW_KEY.format(run=stem, kind=kind, index=index)] = (place, len(order), holder)
+        shown = {
+            excerpt.options.get("transcript", "").strip().strip("'\"")
+            for excerpt in syntax.scan(page.body).excerpts
+        }
+        return EvidenceHtml(
+            self._valkey_version(),
+            lambda text: str(self.inline_markdown(text)),
+            rows,
+            shown - {""},
+            self._event_index(page),
+        )
 
     def _render(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(**context)
@@ -406,7 +568,24 @@ def _yaml_string(text: str) -> str:
 
 
 def _duties(renderer: Renderer, page: Page) -> str:
-    return renderer._render("duties.html.j2", page=page, duties=page.duties, live=None)
+    duties = renderer.shown_duties(page)
+    return renderer._render("duties.html.j2", page=page, duties=duties, live=None)
+
+
+def _unmarked_place(sentence: CheckedSentence) -> str:
+    """Where a sentence with no mark stands on its page, as the "How we know" page says it."""
+    if ":why:" in sentence.anchor:
+        return ", a question's explanation"
+    if sentence.anchor.startswith("meta:title:"):
+        return ", its title"
+    if sentence.anchor.startswith("meta:summary:"):
+        return ", its summary"
+    return ""
+
+
+def _row_order(trace: Trace) -> list[tuple[str, int]]:
+    """The rows of a trace's table, in order: ("s", step) or ("e", event)."""
+    return [("s" if kind == 0 else "e", index) for _, kind, index, _ in trace_rows(trace)]
 
 
 def _dive_cards(renderer: Renderer, page: Page) -> str:
@@ -415,7 +594,7 @@ def _dive_cards(renderer: Renderer, page: Page) -> str:
 
 def _up_next(renderer: Renderer, page: Page) -> str:
     previous, following = renderer.course.neighbours(page)
-    texts = page.meta.get("up_next") or {}
+    texts = marked_up_next(page.meta.get("up_next") or {}, renderer.numbered(page))
     return renderer._render(
         "up_next.html.j2", page=page, previous=previous, next=following, texts=texts
     )
@@ -431,6 +610,37 @@ def _review(renderer: Renderer, page: Page) -> str:
         for question in course_questions(renderer.course)
     ]
     return renderer._render("review.html.j2", entries=entries)
+
+
+def _how_we_know(renderer: Renderer, page: Page) -> str:
+    """Every checked sentence of a module and its dives, by kind, then the seed's own words."""
+    module = renderer.course.pages[str(page.meta["module"])]
+    found: list[tuple[Page, CheckedSentence, Numbered | None]] = []
+    for each in [module, *(dive for dive in module.dives if dive.status is Status.BUILT)]:
+        numbered = {entry.sentence.anchor: entry for entry in renderer.numbered(each)}
+        evidence = renderer.evidence(each) if renderer.evidence is not None else []
+        for sentence in reading_order(each, evidence):
+            found.append((each, sentence, numbered.get(sentence.anchor)))
+    version = renderer._valkey_version()
+    counts = census(sentence for _, sentence, _ in found)
+    parts = [f'<p class="tk-how__counts">{html.escape(counts_text(counts, version))}.</p>']
+    groups = [(kind.key, kind.name, kind.key) for kind in kinds(version)]
+    groups.append(("own", "The seed's own words", "seed"))
+    for key, name, shown_kind in groups:
+        if key == "own":
+            chosen = [item for item in found if own_words(item[1])]
+        else:
+            chosen = [item for item in found if key in kinds_of(item[1])]
+        if not chosen:
+            continue
+        count = f"{len(chosen)} sentence{'' if len(chosen) == 1 else 's'}"
+        parts.append(f"### {name} · {count} {{ #{key} }}")
+        items = "".join(
+            renderer.how_we_know_entry(each, sentence, entry, shown_kind)
+            for each, sentence, entry in chosen
+        )
+        parts.append(f'<ol class="tk-how__list">{items}</ol>')
+    return "\n\n".join(parts) + "\n"
 
 
 def _no_duties(page: Page) -> str:
@@ -484,6 +694,9 @@ GENERATED_BLOCKS = (
         "Write the scenario beside the dive (NN-slug.example.yml), or remove the block.",
     ),
     GeneratedBlock("review", _review, (Kind.REVIEW,), "the review page", written=False),
+    GeneratedBlock(
+        "how-we-know", _how_we_know, (Kind.REFERENCE,), "a How we know page", written=False
+    ),
 )
 GENERATED = {block.name: block for block in GENERATED_BLOCKS}
 # Where a generated block stands in a page's Markdown; anything else between `///` lines is

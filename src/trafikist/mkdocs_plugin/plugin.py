@@ -263,7 +263,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
                     "Fix: rename or remove that file from docs/."
                 )
             content = _course(functools.partial(build.page_markdown, page))
-            files.append(File.generated(config, src_uri, content=content))
+            # A page the navigation does not list (a module's "How we know") is out of it.
+            listed = build.site.listed(page)
+            inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, src_uri, content=content, inclusion=inclusion))
         site_files = _course(build.site_files)
         for site_file in site_files:  # each inside the site, before MkDocs is told of any
             _course(functools.partial(site_target, Path(config.site_dir), site_file.uri))

@@ -140,7 +140,8 @@ class DutyWidget:
             "choices": MODEL_CHOICES,
         }
         template = renderer.templates.get_template("duties.html.j2")
-        return template.render(page=page, duties=page.duties, live=live if runs else None)
+        duties = renderer.shown_duties(page)  # their checked sentences marked: "How we know"
+        return template.render(page=page, duties=duties, live=live if runs else None)
 
     def _panel_markup(self, run: BakedRun, page: Page, renderer: Renderer, first: bool) -> str:
         """The run a duty's panel carries in the page: the duty shown first, its drawing and a

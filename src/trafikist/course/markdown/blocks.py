@@ -86,6 +86,8 @@ class Excerpt(Block):
             attributes["data-quotes"] = self.options["quotes"]
         if self.options["transcript"]:
             attributes["data-transcript"] = self.options["transcript"]
+            # What a line of evidence on Valkey links to ("How we know").
+            attributes["id"] = f"tk-transcript-{self.options['transcript']}"
         figure = etree.SubElement(parent, "figure", attributes)
         caption = etree.SubElement(figure, "figcaption", {"class": "tk-excerpt__caption"})
         caption.text = self.argument

@@ -15,6 +15,10 @@
   spans, code blocks and existing links stay as they are. The `id:` href is resolved to a
   relative URL after Markdown by the site's finalizer.
 
+- A checked sentence's mark, a number between two brackets no author types that the renderer
+  writes after the sentence ("How we know", trafikist.course.shown_evidence), renders as an
+  empty `<i id="tk-m12"></i>`: its place, which the page's script makes a button.
+
 Options: `verbs` (the registered verb names; others are left as text, so a sentence may name a
 verb that does not exist; empty links every verb) and `id_prefix` (default `command-`).
 """
@@ -36,6 +40,12 @@ from trafikist.registry.rows import command_slug
 CHOICES_PAGE_ID = "model-choices"
 CHOICE_ANCHOR = "choice-{id}"
 CHOICE_MARK = "model's choice"
+
+# A checked sentence's mark ("How we know", trafikist.course.shown_evidence): the renderer
+# writes its number between these two brackets, which no author types, after the sentence.
+MARK_OPEN, MARK_CLOSE = "\u2045", "\u2046"
+MARK_ID = "tk-m{number}"  # the mark's id: where the "How we know" page links back to
+MARK_PRIORITY = 176  # before a claim's bracket: a mark stands right after one
 
 # After code spans (190) and escapes (180), so a claim's sentence keeps its code spans and a
 # claim inside a code span stays literal; before links (160), so a claim may hold links.
@@ -85,6 +95,24 @@ def choice_marked(text: str, choice_id: str) -> etree.Element:
     return element
 
 
+class EvidenceMarkProcessor(InlineProcessor):
+    """A checked sentence's mark: an empty element that holds its place and number
+    (`<i id="tk-m12"></i>`). The page's script makes it a button that opens the sentence's
+    evidence once the reader turns "How we know" on; the evidence itself is a file the script
+    loads then (module 04's page has a weight budget)."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(rf"{MARK_OPEN}(\d+){MARK_CLOSE}", md)
+
+    def handleMatch(  # type: ignore[override]  # (m, data): as ClaimInlineProcessor's
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | None, int | None, int | None]:
+        # No text: the sentence's text, which the search indexes and a reader copies, stays
+        # the author's.
+        mark = etree.Element("i", {"id": MARK_ID.format(number=m.group(1))})
+        return mark, m.start(0), m.end(0)
+
+
 class VerbInlineProcessor(InlineProcessor):
     ANCESTOR_EXCLUDES = ("a", "code")
 
@@ -119,6 +147,7 @@ class RegistryInlineExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         verbs = self.getConfig("verbs")
         md.inlinePatterns.register(ClaimInlineProcessor(md), "trafikist-claim", CLAIM_PRIORITY)
+        md.inlinePatterns.register(EvidenceMarkProcessor(md), "trafikist-mark", MARK_PRIORITY)
         md.inlinePatterns.register(
             VerbInlineProcessor(md, set(verbs) if verbs else None, self.getConfig("id_prefix")),
             "trafikist-verb",
