@@ -131,6 +131,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         self.preview_error: str | None = None  # the failed build's message, under serve
         self.good_nav: list[Any] | None = None  # the last good build's navigation
         self.good_routes: list[str] = []  # and its course pages (src_uri)
+        self.good_unlisted: set[str] = set()  # those the navigation leaves out (How we know)
         self.directory_urls = True
         self.markdown = MarkdownCache()
         self.cache = RenderCache()
@@ -267,6 +268,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
             listed = build.site.listed(page)
             inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, src_uri, content=content, inclusion=inclusion))
+        self.good_unlisted = {
+            src_uri
+            for page, src_uri in zip(pages, routes, strict=True)
+            if not build.site.listed(page)
+        }
         site_files = _course(build.site_files)
         for site_file in site_files:  # each inside the site, before MkDocs is told of any
             _course(functools.partial(site_target, Path(config.site_dir), site_file.uri))
@@ -444,8 +450,10 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         for src_uri in self.good_routes or ["index.md"]:
             if files.get_file_from_path(src_uri) is None:
                 # The authors' pages show it too, out of the navigation as they are.
-                authors = src_uri.startswith(f"{AUTHORS_FOLDER}/")
-                inclusion = InclusionLevel.NOT_IN_NAV if authors else InclusionLevel.UNDEFINED
+                # (and a page the good build left out of it: its "not in nav" notice would
+                # abort the strict build that shows the error).
+                unlisted = src_uri.startswith(f"{AUTHORS_FOLDER}/") or src_uri in self.good_unlisted
+                inclusion = InclusionLevel.NOT_IN_NAV if unlisted else InclusionLevel.UNDEFINED
                 files.append(File.generated(config, src_uri, content=content, inclusion=inclusion))
         # The error pages load the theme's scripts, the stylesheet and the reload client as
         # the good pages do: the last good build's files, or widgets/ alone before any.
