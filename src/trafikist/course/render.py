@@ -99,6 +99,9 @@ LINK_ELEMENT = re.compile(
 
 # Extensions for Markdown snippets inside generated HTML (one sentence or a short paragraph).
 INLINE_EXTENSIONS = ("attr_list",)
+# How many snippets' HTML a renderer keeps (`Renderer.inline_markdown`): more than a course of
+# a few hundred pages writes, and a bound for a preview that runs for days.
+INLINE_KEPT = 50_000
 
 
 @dataclass
@@ -150,6 +153,10 @@ class Renderer:
         # converts those snippets itself, with no raw HTML (course.markup: one policy).
         self._inline: markdown.Markdown | None = None
         self._inline_count = 0
+        # A snippet's HTML by its text, for the Markdown above: the same sentence is written
+        # on its page, in its evidence and under each kind on its "How we know" page, and the
+        # inline extensions keep no state, so its HTML depends on the text alone.
+        self._inline_html: dict[str, markupsafe.Markup] = {}
 
     def inline_markdown(self, text: str) -> markupsafe.Markup:
         # Made again when extensions were added since (the site adds the registry's inline
@@ -159,6 +166,10 @@ class Renderer:
                 extensions=[*INLINE_EXTENSIONS, *self.inline_extensions, SafeHtmlExtension()]
             )
             self._inline_count = len(self.inline_extensions)
+            self._inline_html.clear()
+        known = self._inline_html.get(text)
+        if known is not None:
+            return known
         html_text = self._inline.reset().convert(text).strip()
         if (
             html_text.startswith("<p>")
@@ -166,7 +177,10 @@ class Renderer:
             and html_text.count("<p>") == 1
         ):
             html_text = html_text[3:-4]
-        return markupsafe.Markup(html_text)
+        if len(self._inline_html) >= INLINE_KEPT:
+            self._inline_html.clear()
+        made = self._inline_html[text] = markupsafe.Markup(html_text)
+        return made
 
     # -- Markdown -------------------------------------------------------------------------
 
@@ -381,11 +395,18 @@ class Renderer:
         return index
 
     def how_we_know_entry(
-        self, page: Page, sentence: CheckedSentence, entry: Numbered | None, kind: str
+        self,
+        page: Page,
+        sentence: CheckedSentence,
+        entry: Numbered | None,
+        kind: str,
+        shown: EvidenceHtml | None = None,
     ) -> str:
         """A sentence on its module's "How we know" page: where it stands, and its evidence
-        of one kind."""
-        shown = self._shown_evidence(page)
+        of one kind. `shown` is the page's `_shown_evidence` when the caller made it already:
+        making it reads the page's runs and body, so a page of many sentences makes it once."""
+        if shown is None:
+            shown = self._shown_evidence(page)
         shown.page = f"id:{page.id}"
         if entry is not None and entry.marked:
             where, target = f", sentence {entry.number}", f"id:{page.id}#{entry.mark_id}"
@@ -621,6 +642,8 @@ def _how_we_know(renderer: Renderer, page: Page) -> str:
         evidence = renderer.evidence(each) if renderer.evidence is not None else []
         for sentence in reading_order(each, evidence):
             found.append((each, sentence, numbered.get(sentence.anchor)))
+    # Once a page, not once a sentence: it reads the page's runs and scans its body.
+    shown = {each.id: renderer._shown_evidence(each) for each, _, _ in found}
     version = renderer._valkey_version()
     counts = census(sentence for _, sentence, _ in found)
     parts = [f'<p class="tk-how__counts">{html.escape(counts_text(counts, version))}.</p>']
@@ -636,7 +659,7 @@ def _how_we_know(renderer: Renderer, page: Page) -> str:
         count = f"{len(chosen)} sentence{'' if len(chosen) == 1 else 's'}"
         parts.append(f"### {name} · {count} {{ #{key} }}")
         items = "".join(
-            renderer.how_we_know_entry(each, sentence, entry, shown_kind)
+            renderer.how_we_know_entry(each, sentence, entry, shown_kind, shown[each.id])
             for each, sentence, entry in chosen
         )
         parts.append(f'<ol class="tk-how__list">{items}</ol>')
