@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from support import MODULE_04
-from support.duties import RUNS, open_trace, pick_duty
+from support.duties import LOADED_MS, RUNS, open_trace, pick_duty
 from support.seen import View, assert_no_sideways_scroll, assert_quiet, seen, text_problems
 
 pytestmark = pytest.mark.browser
@@ -90,4 +90,28 @@ def test_without_javascript_a_trace_and_another_duty_are_a_link_away(
         with page.expect_navigation():
             page.locator("main > p > a").first.click()  # back to the module
         expect(page.locator(".tk-duties")).to_be_visible()
+    assert_quiet(view)
+
+
+def test_a_trace_opened_before_the_pages_script_ran_gets_its_rows(
+    reader: Callable[..., View], site_url: str
+) -> None:
+    """A reader on a slow connection opens the first duty's trace while the page's script
+    (duty.js, a module: it runs once the page is parsed) is still on its way; the trace's
+    `toggle` has passed by the time it runs. The rows still come."""
+    view = reader(site_url + "index.html")
+    page = view.page
+    held: list[Route] = []
+    # Answered below, once the trace is open.
+    page.route("**/duty/duty.js", lambda route: held.append(route))
+    page.goto(site_url + MODULE_04, wait_until="commit")
+    trace = page.locator(f"#tk-duty-panel-{FIRST} details.tk-trace").first
+    trace.locator("summary").click()
+    expect(trace.locator(".tk-trace__file a")).to_be_visible()  # the link, before the script
+    page.wait_for_timeout(300)  # the toggle event's task has run, unseen
+    # The script has not run: the widget's controls it reveals are still hidden.
+    assert len(held) == 1 and page.evaluate("document.querySelector('.tk-live').hidden")
+    held[0].continue_()
+    expect(trace.locator(".tk-trace__scroll tbody tr").first).to_be_visible(timeout=LOADED_MS)
+    assert seen(trace.locator(".tk-trace__file")) == []  # the link gave its place
     assert_quiet(view)

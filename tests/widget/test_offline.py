@@ -332,12 +332,6 @@ def _found_during_reload(page, expression: str) -> bool:
         return False
 
 
-@pytest.mark.xfail(
-    reason="open defect (2026-12-07, closing note): since the trace rows come from the run's own "
-    "page (3de9d86), the page reloaded onto a rebuilt site did not show the rebuilt model's "
-    "trace within 60 s in two runs; cause not found yet",
-    strict=False,
-)
 def test_a_rebuild_with_a_changed_model_replaces_the_cache_and_the_new_model_runs(
     tmp_path: Path, browser
 ) -> None:

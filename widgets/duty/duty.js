@@ -17,6 +17,10 @@ document.addEventListener("scroll", (event) => {
   names.setAttribute("transform", `translate(${(box.scrollLeft * units).toFixed(1)} 0)`);
 }, { capture: true, passive: true });
 
+// The runs' pages this page fetched, by URL (runPage below). Declared before the code below
+// that may ask for one at once (a trace opened before this script ran).
+const runPages = new Map();
+
 const section = document.querySelector(".tk-duties[data-live]");
 if (section) {
   let loading = null;
@@ -70,6 +74,9 @@ if (section) {
     const trace = event.target;
     if (trace.matches?.("details.tk-trace[data-rows]") && trace.open) showRows(trace);
   }, true);
+  // A trace the reader opened before this script ran (a module runs once the page is parsed):
+  // its `toggle` has passed unseen, and the rows would never come.
+  for (const trace of section.querySelectorAll("details.tk-trace[data-rows][open]")) showRows(trace);
   showPicked(section); // a duty the browser kept picked from the last visit
   // A shared run (a duty, or a control's key, in the query: controls.mjs, sharesRun) loads at once.
   const query = new URLSearchParams(location.search);
@@ -78,7 +85,6 @@ if (section) {
 }
 
 // A run's page, by its address: fetched once (again after a failure), parsed, not shown.
-const runPages = new Map();
 function runPage(at) {
   const url = new URL(at, location.href).href;
   if (!runPages.has(url)) {
