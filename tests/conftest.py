@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import support
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, ROOT, site_build
 
 # The suite's tiers. `scripts/test --fast` runs what none of these marks: the unit and
@@ -21,7 +22,7 @@ TIER_OF_FIXTURE = {
     "valkey_socket": "valkey",
     "node": "node",  # Node: Pyodide outside a browser, esbuild
 }
-SLOW_TIERS = ("browser", "site", "valkey", "node", "slow")
+SLOW_TIERS = ("browser", "site", "valkey", "node", "build", "slow")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -32,6 +33,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(TIER_OF_FIXTURE[fixture])
         if not any(item.get_closest_marker(tier) for tier in SLOW_TIERS):
             item.add_marker("fast")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A fast test may not copy the project's course or build a course in this process, nor
+    may the fixtures it takes (seconds each): support.refuse_in_the_fast_tier says to mark it
+    `build`. Set before any fixture of the test is made."""
+    support.IN_THE_FAST_TIER = item.get_closest_marker("fast") is not None
+
+
+def pytest_runtest_teardown() -> None:
+    support.IN_THE_FAST_TIER = False
 
 
 @pytest.fixture(scope="session")

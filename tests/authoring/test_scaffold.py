@@ -88,6 +88,7 @@ def test_new_module_and_dive_are_linked_into_the_course(engine: str, tmp_path: P
                                      ).read_text(encoding="utf-8")  # fmt: skip
 
 
+@pytest.mark.build
 def test_new_refuses_a_taken_id_and_an_unknown_module(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     taken = trafikist(project, "new", "dive", "04", "Who moves time today")
@@ -100,6 +101,7 @@ def test_new_refuses_a_taken_id_and_an_unknown_module(tmp_path: Path) -> None:
     assert not list((project / "modules").glob("09-*"))
 
 
+@pytest.mark.build
 def test_check_prints_the_build_message_and_exits_1(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     assert trafikist(project, "check").returncode == 0
@@ -128,6 +130,7 @@ def course_without_questions(folder: Path) -> Path:
     return project
 
 
+@pytest.mark.build
 def test_a_link_to_the_review_page_of_a_course_without_questions_is_its_text(
     tmp_path: Path,
 ) -> None:
@@ -169,6 +172,7 @@ def _files(folder: Path) -> list[str]:
     return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*"))
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("title", "says"),
     [
@@ -195,6 +199,7 @@ def test_new_changes_nothing_when_it_says_so(
         assert _files(project) == before
 
 
+@pytest.mark.build
 def test_a_page_the_course_refuses_after_it_was_written_is_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -258,6 +258,7 @@ CASES = [
 ]
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_bad_input_ends_the_build_with_one_line(case: Case, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
@@ -272,6 +273,7 @@ def test_each_case_breaks_what_it_names(tmp_path: Path) -> None:
     assert len({re.sub(r"\W", "", case.pattern) for case in CASES}) == len(CASES)
 
 
+@pytest.mark.build
 def test_a_changed_registry_fails_every_sentence_that_quotes_it(tmp_path: Path) -> None:
     """trafikey's row gains the blocking flag: each excerpt that quotes the row and each claim
     that no row carries the flag fails, one line each, at its own file and line."""

@@ -181,6 +181,7 @@ CASES = [
 ]
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_an_unchecked_fact_ends_the_build_with_one_line(case: Case, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")

@@ -18,9 +18,8 @@ from support.building import core_build
 from support.fairness import UNFAIR, WHO_CLAIMS, Unfair
 from trafikist.course.variants import DURATION_FACTORS, TIME_SHIFTS, Variable, variables
 
-pytestmark = pytest.mark.fast
 
-
+@pytest.mark.build
 @pytest.mark.parametrize("case", UNFAIR, ids=[case.name for case in UNFAIR])
 def test_an_unfair_question_fails_the_strict_build_at_its_line(
     tmp_path: Path, case: Unfair
@@ -37,6 +36,7 @@ def test_an_unfair_question_fails_the_strict_build_at_its_line(
     assert core_build(project, strict=False) is None
 
 
+@pytest.mark.build
 def test_the_same_question_given_its_work_time_builds(tmp_path: Path) -> None:
     """The hidden work time, said in the prompt and in `given`: the answer then holds in every
     variant of the other values."""
@@ -92,6 +92,7 @@ KINDS = [
 ]  # fmt: skip
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("kind", KINDS, ids=[kind[0] for kind in KINDS])
 def test_each_kind_of_value_is_varied(
     tmp_path: Path, kind: tuple[str, Path, str, str, str]
@@ -131,6 +132,7 @@ def test_the_ranges_of_each_kind() -> None:
     assert Variable("s", "limit", ("x",), 1, False).values() == [2]
 
 
+@pytest.mark.build
 def test_the_list_of_the_models_choices_names_every_choice_the_page_marks(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     line = edit(

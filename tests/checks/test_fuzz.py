@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import markdown
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,9 @@ from trafikist.checks.links import check_id_links
 from trafikist.course.loader import load_course
 from trafikist.course.render import Renderer
 from trafikist.course.sources import load_yaml, read_front_matter
+
+# Generated cases (150 each), some loading a course: the full suite's.
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(
     max_examples=150,

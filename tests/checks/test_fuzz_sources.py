@@ -45,6 +45,7 @@ def test_a_mutated_source_builds_its_page_or_fails_cleanly(
     assert outcome.kind != "failed", f"{mutation.describe()}\n{outcome.message}"
 
 
+@pytest.mark.build
 def test_the_mutations_reach_every_kind_of_source(harness: Harness) -> None:
     """Pages, duties, scenarios, worked examples, transcripts and course.yml are all mutated."""
     files = course_files(harness.project)
@@ -66,6 +67,7 @@ def middle_picks(*first: int):
     return lambda low, high: next(picks, (low + high) // 2)
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("operator", OPERATORS)
 def test_each_operator_changes_the_file(harness: Harness, operator: str) -> None:
     """Each operator makes a change of its own kind to module 04's page."""
@@ -88,6 +90,7 @@ def test_the_outline_sees_a_block_that_swallows_the_page() -> None:
     assert outline(swallowed).entries[2].inside == ("tk-takeaway", "tk-section")
 
 
+@pytest.mark.build
 def test_the_invariant_fails_when_a_check_is_missing(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -109,6 +112,7 @@ def test_the_invariant_fails_when_a_check_is_missing(
     assert (harness.project / MODULE).read_bytes() == data  # the file is restored
 
 
+@pytest.mark.build
 def test_the_harness_restores_each_file(harness: Harness) -> None:
     path = harness.project / MODULE
     before, stat = path.read_bytes(), path.stat()

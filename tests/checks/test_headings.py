@@ -62,6 +62,7 @@ def test_labels_in_fences_and_blocks_are_not_headings() -> None:
     assert check_toc_labels(page_with(body)) == []
 
 
+@pytest.mark.build
 def test_the_build_refuses_a_label_at_its_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     line = edit(

@@ -52,6 +52,7 @@ def assert_fails_with(project: Path, expected: str) -> None:
 # -- page syntax -----------------------------------------------------------------------------
 
 
+@pytest.mark.build
 def test_a_takeaway_left_open(project: Path) -> None:
     """The `///` that closes module 04's first takeaway is deleted: the rest of the page would
     render inside the box."""
@@ -67,6 +68,7 @@ def test_a_takeaway_left_open(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_takeaway_closed_after_the_next_section(project: Path) -> None:
     """The closing `///` moved below the next heading (found by the fuzz): every block is
     closed, yet the section would render inside the takeaway box."""
@@ -88,6 +90,7 @@ def test_a_takeaway_closed_after_the_next_section(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_unknown_block(project: Path) -> None:
     line = edit(project / MODULE, "/// takeaway\n", "/// warning\n")
     assert_fails_with(
@@ -98,6 +101,7 @@ def test_an_unknown_block(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_misspelt_block_gets_a_suggestion(project: Path) -> None:
     line = edit(project / MODULE, "/// takeaway\n", "/// takeway\n")
     assert_fails_with(
@@ -108,6 +112,7 @@ def test_a_misspelt_block_gets_a_suggestion(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_stray_closing_line(project: Path) -> None:
     heading = "## The module answers and returns\n"
     line = edit(project / MODULE, heading, heading + "///\n") + 1
@@ -118,6 +123,7 @@ def test_a_stray_closing_line(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_duties_in_a_module_without_duties(project: Path) -> None:
     path = project / MODULE_03
     text = path.read_text(encoding="utf-8")
@@ -130,6 +136,7 @@ def test_duties_in_a_module_without_duties(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_comment_never_closed(project: Path) -> None:
     path = project / MODULE_03
     path.write_text(path.read_text(encoding="utf-8") + "\n<!-- a note\n\nMore.\n", "utf-8")
@@ -141,6 +148,7 @@ def test_a_comment_never_closed(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_comment_closed_only_by_the_next_one(project: Path) -> None:
     """`<!--` left open before a `<!-- seed: … -->`: HTML ends it at that comment's `-->`, and
     the heading between would vanish from the page."""
@@ -154,6 +162,7 @@ def test_a_comment_closed_only_by_the_next_one(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("kind", "nesting"),
     [
@@ -176,6 +185,7 @@ def test_markdown_nested_hundreds_of_levels(project: Path, kind: str, nesting: s
 # -- front matter, course.yml and the folders ------------------------------------------------
 
 
+@pytest.mark.build
 def test_a_misspelt_front_matter_key(project: Path) -> None:
     line = edit(project / MODULE, "up_next:\n", "up_nxt:\n")
     assert_fails_with(
@@ -186,6 +196,7 @@ def test_a_misspelt_front_matter_key(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_list_where_text_is_expected(project: Path) -> None:
     line = edit(project / MODULE_05, 'title: "TRA and native values"', "title: [TRA, native]")
     assert_fails_with(
@@ -195,6 +206,7 @@ def test_a_list_where_text_is_expected(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_alias_cycle_in_front_matter(project: Path) -> None:
     line = edit(project / DIVE_01, 'title: "Who moves time today"', "title: &loop [*loop]")
     assert_fails_with(
@@ -204,6 +216,7 @@ def test_an_alias_cycle_in_front_matter(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_key_given_twice_in_front_matter(project: Path) -> None:
     line = edit(project / DIVE_02, "status: built\n", "status: built\nstatus: planned\n") + 1
     assert_fails_with(
@@ -213,6 +226,7 @@ def test_a_key_given_twice_in_front_matter(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_key_given_twice_in_duties(project: Path) -> None:
     line = edit(project / DUTIES, "    kind: time\n", "    kind: time\n    kind: waiting\n") + 1
     assert_fails_with(
@@ -222,6 +236,7 @@ def test_a_key_given_twice_in_duties(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_two_module_folders_numbered_05(project: Path) -> None:
     modules = project / "modules"
     shutil.copytree(modules / "05-tra-and-native-values", modules / "05-workshop")
@@ -233,6 +248,7 @@ def test_two_module_folders_numbered_05(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_book_folder_course_yml_does_not_list(project: Path) -> None:
     folder = project / "modules/books/the-workshop"
     folder.mkdir()
@@ -248,6 +264,7 @@ def test_a_book_folder_course_yml_does_not_list(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_link_to_itself(project: Path) -> None:
     path = project / DIVE_02
     path.unlink()
@@ -259,6 +276,7 @@ def test_a_link_to_itself(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_byte_order_mark_builds(project: Path) -> None:
     """An editor's UTF-8 byte-order mark is not the author's: the page builds as without it
     (it used to say "has no front matter")."""
@@ -272,6 +290,7 @@ def test_a_byte_order_mark_builds(project: Path) -> None:
     assert "\ufeff" not in site.renderer.page_markdown(page)
 
 
+@pytest.mark.build
 def test_html_in_a_title_is_escaped_everywhere(project: Path) -> None:
     """A title holding markup reaches the engine as HTML text: in the front matter the theme
     writes into <title>, the header and the footer, in the navigation (neither engine's theme
@@ -309,6 +328,7 @@ def _nav_labels(tree: object) -> list[str]:
 # -- scenarios and expectations --------------------------------------------------------------
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("old", "new"), [("duration: 10", "duration: .nan"), ("beat: 1", "beat: .inf")]
 )
@@ -322,6 +342,7 @@ def test_a_number_that_is_not_finite(project: Path, old: str, new: str) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_beat_of_one_millisecond(project: Path) -> None:
     edit(project / SCENARIO, "duration: 10", "duration: 3600")
     line = edit(project / SCENARIO, "    beat: 1\n", "    beat: 0.001\n")
@@ -333,6 +354,7 @@ def test_a_beat_of_one_millisecond(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_hour_of_the_shortest_beat_stops_at_the_step_cap(project: Path) -> None:
     """3,600 s at the shortest beat would run out of memory: the run stops at its cap of
     commands, named, within seconds."""
@@ -346,6 +368,7 @@ def test_an_hour_of_the_shortest_beat_stops_at_the_step_cap(project: Path) -> No
     )
 
 
+@pytest.mark.build
 def test_a_pool_of_ten_million(project: Path) -> None:
     line = (
         edit(
@@ -360,6 +383,7 @@ def test_a_pool_of_ten_million(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_scenario_name_that_leaves_the_module(project: Path) -> None:
     """`../../../../elsewhere/x` would have Zensical write x.json outside the site."""
     line = edit(
@@ -377,6 +401,7 @@ PROMOTE_EXPECT = "{expect: j1 in schedule from 2.5 to 3;"
 PROMOTE_SENTENCE = 'Sentence: "between calls, a due job stays in schedule".'
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("predicate", "why"),
     [
@@ -398,6 +423,7 @@ def test_an_expectation_outside_the_run(project: Path, predicate: str, why: str)
     )
 
 
+@pytest.mark.build
 def test_a_fault_of_an_unknown_process_in_a_duty(project: Path) -> None:
     """The fault is the sentence's: its duty field is blamed, not the scenario file."""
     edit(project / DUTIES, "given bus crashes after 1:", "given ghost crashes after 1:")
@@ -410,6 +436,7 @@ def test_a_fault_of_an_unknown_process_in_a_duty(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_fault_of_an_unknown_process_in_a_dive(project: Path) -> None:
     line = edit(
         project / DIVE_01,
@@ -428,6 +455,7 @@ def test_a_fault_of_an_unknown_process_in_a_dive(project: Path) -> None:
 # -- the registry ----------------------------------------------------------------------------
 
 
+@pytest.mark.build
 def test_a_registry_source_that_is_not_utf8(project: Path) -> None:
     path = project / REGISTRY_RS
     line = line_of(path, "flat jobs")
@@ -440,6 +468,7 @@ def test_a_registry_source_that_is_not_utf8(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_arity_that_is_a_word(project: Path) -> None:
     line = edit(project / REGISTRY_RS, "arity: 6,", 'arity: "six",')
     assert_fails_with(
@@ -455,6 +484,7 @@ SYNTAX_FIX = (
 )
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -476,6 +506,7 @@ def test_a_syntax_error_in_the_registry(project: Path, old: str, new: str) -> No
     )
 
 
+@pytest.mark.build
 def test_a_row_missing_its_semicolon(project: Path) -> None:
     """Without the `;`, the next row would be read as part of this one and vanish."""
     end = 'restart expiries exempt (emq6.8 G15, @sweep_stalled)"),\n'
@@ -506,6 +537,7 @@ def _drop_closing_fence(path: Path, opening: str) -> int:
     return text[:start].count("\n") + 1
 
 
+@pytest.mark.build
 def test_a_code_fence_that_runs_into_the_next(project: Path) -> None:
     """Its closing ``` deleted, the excerpt's code would run on to the next fence's opening,
     and the code after that would render as text."""
@@ -519,6 +551,7 @@ def test_a_code_fence_that_runs_into_the_next(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_code_fence_never_closed(project: Path) -> None:
     """The last fence of the page left open: named, not the block its closing line was in."""
     line = _drop_closing_fence(project / DIVE_01, "```text\n")
@@ -532,6 +565,7 @@ def test_a_code_fence_never_closed(project: Path) -> None:
 SPAN_OPEN = "span has no closing '}' in its paragraph: the page would show it as written."
 
 
+@pytest.mark.build
 def test_a_claim_without_its_closing_brace(project: Path) -> None:
     claim = "{claim: EMQ.PROMOTE.arity = 6; EMQ.STALLED.CHECK.arity = 8}"
     line = edit(project / DIVE_01, claim, claim[:-1])
@@ -542,6 +576,7 @@ def test_a_claim_without_its_closing_brace(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_choice_that_runs_into_the_next_span(project: Path) -> None:
     line = edit(project / DIVE_01, "{choice: intervals},", "{choice: intervals,")
     assert_fails_with(
@@ -552,6 +587,7 @@ def test_a_choice_that_runs_into_the_next_span(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_expectation_without_its_brace_in_a_duty(project: Path) -> None:
     edit(project / DUTIES, "j1 reaches pending at 3}", "j1 reaches pending at 3")
     line = line_of(project / DUTIES, "between_calls:")
@@ -562,6 +598,7 @@ def test_an_expectation_without_its_brace_in_a_duty(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_choice_without_its_brace_in_a_question(project: Path) -> None:
     line = edit(project / DIVE_02, "{choice: promote-rings}. Who", "{choice: promote-rings. Who")
     assert_fails_with(
@@ -571,6 +608,7 @@ def test_a_choice_without_its_brace_in_a_question(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("inserted", "what"),
     [("\x00", "a NUL character (U+0000)"), ("\ufeff", "a byte-order mark (U+FEFF)")],
@@ -587,6 +625,7 @@ def test_an_invisible_character_in_a_page(project: Path, inserted: str, what: st
     )
 
 
+@pytest.mark.build
 def test_a_byte_order_mark_in_front_matter(project: Path) -> None:
     """`status\ufeff:` would be a key the page does not have (and `status` missing); in a
     value the mark would reach the page. Named at its line, in any YAML of the course."""
@@ -598,6 +637,7 @@ def test_a_byte_order_mark_in_front_matter(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_misspelt_required_key_is_one_line(project: Path) -> None:
     """The unknown key and the required field it was meant to be are one slip: one line (it
     used to be two, the field reported missing too)."""
@@ -610,6 +650,7 @@ def test_a_misspelt_required_key_is_one_line(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_control_character_in_yaml_is_named_at_its_line(project: Path) -> None:
     """It used to be two lines (YAML's own position), at line 1."""
     line = edit(project / DUTIES, "    kind: time\n", "    kind: ti\x07me\n")
@@ -624,6 +665,7 @@ def test_a_control_character_in_yaml_is_named_at_its_line(project: Path) -> None
 TRANSCRIPT = MODULE_04 / "transcripts/03-park.txt"
 
 
+@pytest.mark.build
 def test_a_transcript_that_is_not_utf8(project: Path) -> None:
     """It used to end in a UnicodeDecodeError."""
     path = project / TRANSCRIPT
@@ -637,6 +679,7 @@ def test_a_transcript_that_is_not_utf8(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_transcript_quote_left_open(project: Path) -> None:
     """It used to end in shlex's ValueError ("No closing quotation"), caught only by the guard."""
     path = project / TRANSCRIPT
@@ -650,6 +693,7 @@ def test_a_transcript_quote_left_open(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_transcript_edit_is_checked_again(project: Path) -> None:
     """The checks' memo of a page read the transcripts it shows: after a good build, an edit of
     one is checked again (it used to keep the page's verdict, under a preview too)."""
@@ -666,6 +710,7 @@ def test_a_transcript_edit_is_checked_again(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_front_matter_source_comment_edit_is_checked_again(project: Path) -> None:
     """A field's source comment is in the page's file and nowhere else: after a good build, an
     edit of it is checked again (the checks' memo used to keep the page's verdict)."""
@@ -681,6 +726,7 @@ def test_a_front_matter_source_comment_edit_is_checked_again(project: Path) -> N
     ), message
 
 
+@pytest.mark.build
 def test_two_predicates_of_one_sentence_are_one_line(project: Path) -> None:
     """A changed run that two predicates of one sentence no longer hold is one slip: named
     once, with a count."""
@@ -711,6 +757,7 @@ def _alias_fan_out(levels: int, indent: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.build
 def test_an_alias_fan_out_in_front_matter_is_refused_at_the_alias(project: Path) -> None:
     line = edit(project / DIVE_02, "status: built\n", "status: built\n" + _alias_fan_out(7)) + 2
     assert_fails_with(
@@ -721,6 +768,7 @@ def test_an_alias_fan_out_in_front_matter_is_refused_at_the_alias(project: Path)
     )
 
 
+@pytest.mark.build
 def test_an_alias_in_a_question_is_refused_at_the_alias(project: Path) -> None:
     opener = "/// check | The consumer of the promote duty runs with [a beat of 2 s"
     text = (project / MODULE).read_text(encoding="utf-8")
@@ -737,6 +785,7 @@ def test_an_alias_in_a_question_is_refused_at_the_alias(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_alias_in_a_scenario_is_refused_at_the_alias(project: Path) -> None:
     scenario = project / SCENARIO
     scenario.write_text(
@@ -751,6 +800,7 @@ def test_an_alias_in_a_scenario_is_refused_at_the_alias(project: Path) -> None:
     ), message
 
 
+@pytest.mark.build
 def test_a_source_past_its_bound_is_read_no_further(project: Path) -> None:
     """A scenario with a log pasted in is refused after MAX_SOURCE_BYTES, not read whole (a
     link to a device is no file of the course: tests/cli/test_cli.py reads one)."""

@@ -71,6 +71,7 @@ SCRIPT_LINK = (
 IMG = "<img src=x onerror=alert()>"
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("file", "old", "new", "at", "expected"),
     [
@@ -126,6 +127,7 @@ def test_raw_html_from_the_sources(
     assert_fails_with(project, f"{file}:{line}: {expected}")
 
 
+@pytest.mark.build
 def test_an_event_handler_in_an_attribute_list(project: Path) -> None:
     line = edit(project / DIVE_01, f"{SECTION} {{ data-toc", f'{SECTION} {{ onclick="x()" data-toc')
     assert_fails_with(
@@ -136,6 +138,7 @@ def test_an_event_handler_in_an_attribute_list(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_an_html_comment_in_a_why(project: Path) -> None:
     """A text field is no place for a source comment: it would show as `<!-- … -->`."""
     edit(project / MODULE, WHY, WHY.rstrip("\n") + " <!-- a note -->\n")
@@ -148,6 +151,7 @@ def test_an_html_comment_in_a_why(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_markup_the_course_writes_is_not_raw_html(project: Path) -> None:
     """What looks like a tag inside code, a marked span's expression or an autolink is the
     author's text, and builds: `<consumer>` in a Valkey quote, `<b>` in a code span."""
@@ -268,6 +272,7 @@ DELETE_IT = "Fix: Delete it: a source of the course is plain UTF-8 text."
 LATIN_AGAIN = "Fix: Type the word again in Latin letters."
 
 
+@pytest.mark.build
 def test_a_soft_hyphen_hides_a_sentence_from_its_checks(project: Path) -> None:
     """The issue's sentence: with a soft hyphen in the name it was published; without it, it is
     refused as an unchecked fact. Both are refused now, the first at its character."""
@@ -285,6 +290,7 @@ def test_a_soft_hyphen_hides_a_sentence_from_its_checks(project: Path) -> None:
     assert "100" in message and "seed" in message, message
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("file", "old", "new", "expected"),
     [
@@ -344,6 +350,7 @@ def test_invisible_and_look_alike_characters(
     assert_fails_with(project, f"{file}:{line}: {expected}")
 
 
+@pytest.mark.build
 def test_a_decomposed_accent_is_one_character(project: Path) -> None:
     """NFC: `e` and a combining acute are read as `é`, the same as the author's other keyboard:
     a word with an accent that no check looks for builds."""
@@ -397,11 +404,13 @@ def test_a_question_inside_a_fence_is_the_author_s_example() -> None:
     assert lede is not None and "Text after the example." in lede.get_text(), html
 
 
+@pytest.mark.build
 def test_the_checks_read_no_block_inside_a_fence(project: Path) -> None:
     edit(project / DIVE_01, SECTION, f"{FENCED_EXAMPLE}\n{SECTION}")
     assert core_build(project) is None
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("opener", "expected"),
     [
@@ -433,6 +442,7 @@ def test_a_near_miss_opener_is_named_at_its_line(project: Path, opener: str, exp
     assert_fails_with(project, f"{DIVE_01}:{line}: {expected}")
 
 
+@pytest.mark.build
 def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
     project: Path,
 ) -> None:
@@ -452,6 +462,7 @@ def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
 # -- a written page marked planned -------------------------------------------------------------
 
 
+@pytest.mark.build
 def test_a_written_page_marked_planned(project: Path) -> None:
     """It printed its raw body under "not written yet": its `///` lines, a question's
     `right: true` and its `# seed:` comments."""
@@ -471,6 +482,7 @@ def test_a_written_page_marked_planned(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 def test_a_planned_page_with_a_note_and_a_draft_builds(project: Path) -> None:
     """A note in prose, and the lesson kept in the scaffold's draft, are what a planned page
     is for."""
@@ -510,6 +522,7 @@ RIGHT = "  - text: Still in schedule.\n    right: true\n"
 NOT_A_SLUG = "the question id '{}' is not a slug: the reader's record and the run's address keep "
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
@@ -565,6 +578,7 @@ def test_yaml_that_becomes_something_else(project: Path, old: str, new: str, exp
 WAKE = Path("modules/04-blocking-timers-and-the-bus/transcripts/02-a-wake-carries-no-work.txt")
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [

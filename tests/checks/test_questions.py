@@ -16,8 +16,6 @@ from support.authoring import DIVE_01, MODULE
 from support.building import core_build
 from support.questions import COUNT, ORDER, WHERE, add_questions
 
-pytestmark = pytest.mark.fast
-
 
 @dataclass(frozen=True)
 class Case:
@@ -179,6 +177,7 @@ CASES = [
 ]  # fmt: skip
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_wrong_question_is_refused(tmp_path: Path, case: Case) -> None:
     project = copy_project(tmp_path / "project")
@@ -196,6 +195,7 @@ def test_a_wrong_question_is_refused(tmp_path: Path, case: Case) -> None:
     assert case.fix in message and message.count(" Fix: ") == 1, message
 
 
+@pytest.mark.build
 def test_two_questions_with_one_id(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     first, second = add_questions(
@@ -213,6 +213,7 @@ def test_two_questions_with_one_id(tmp_path: Path) -> None:
     ), message
 
 
+@pytest.mark.build
 def test_good_questions_build(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     add_questions(project, WHERE, COUNT, ORDER)

@@ -39,6 +39,7 @@ GUARD_LINE = (
 )
 
 
+@pytest.mark.build
 def test_an_unexpected_error_is_one_line_at_the_file_being_read(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -53,6 +54,7 @@ def test_an_unexpected_error_is_one_line_at_the_file_being_read(
     assert "rerun with --debug" in err
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     "argv", [["--debug", "check"], ["check", "--debug"]], ids=["before", "after"]
 )
@@ -67,6 +69,7 @@ def test_debug_adds_the_traceback(
     assert err.rstrip().endswith("trafikist: 1 problem; nothing was changed.")
 
 
+@pytest.mark.build
 def test_a_course_error_keeps_its_own_message_even_with_debug(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -119,6 +119,7 @@ def test_debug_is_asked_for_by_the_environment(
     assert debug_requested() is wanted
 
 
+@pytest.mark.build
 def test_a_core_step_that_breaks_names_the_page_it_renders(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -299,6 +300,7 @@ def test_publish_modes_leaves_what_a_link_points_at(tmp_path: Path) -> None:
 # -- the names a source gives are slugs: the loader refuses what would lead out ----------------
 
 
+@pytest.mark.build
 def test_a_scenario_name_that_climbs_out_is_refused_at_its_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     line = promote_runs(project, "['../../../../../elsewhere/x']") + 3  # the scenarios line
@@ -310,6 +312,7 @@ def test_a_scenario_name_that_climbs_out_is_refused_at_its_line(tmp_path: Path) 
     assert not any(tmp_path.rglob("elsewhere")), "a file was written outside the site"
 
 
+@pytest.mark.build
 def test_a_transcript_name_that_climbs_out_is_refused_at_its_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     line = edit(
@@ -366,6 +369,7 @@ def test_a_site_folder_that_cannot_be_written_is_named_with_its_reason(
     assert message == f"{tmp_path / 'site' / 'assets' / 'a.js'}: {expected}"
 
 
+@pytest.mark.build
 def test_after_a_scenario_is_read_the_guard_names_the_file_that_named_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,6 +21,7 @@ def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "project")
 
 
+@pytest.mark.build
 def test_a_theme_that_is_not_material(project: Path) -> None:
     line = edit(project / CONFIG, "  name: material\n", "  name: readthedocs\n")
     message = assert_core_build_fails(
@@ -29,6 +30,7 @@ def test_a_theme_that_is_not_material(project: Path) -> None:
     assert "Fix: Set 'theme: name: material'" in message
 
 
+@pytest.mark.build
 def test_a_required_extension_removed(project: Path) -> None:
     edit(project / CONFIG, "  - md_in_html\n", "")
     line = edit(project / CONFIG, "markdown_extensions:\n", "markdown_extensions:\n")
@@ -38,6 +40,7 @@ def test_a_required_extension_removed(project: Path) -> None:
     assert "Fix: Add '- md_in_html' under markdown_extensions:" in message
 
 
+@pytest.mark.build
 def test_a_widgets_dir_that_is_no_folder(project: Path) -> None:
     line = edit(project / CONFIG, "      widgets_dir: widgets\n", "      widgets_dir: widgetz\n")
     assert_core_build_fails(
@@ -48,6 +51,7 @@ def test_a_widgets_dir_that_is_no_folder(project: Path) -> None:
     )
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("url", ["javascript:alert(1)", "file:///etc/pyodide/", "data:,x"])
 def test_a_pyodide_url_that_is_neither_http_nor_relative(project: Path, url: str) -> None:
     add_plugin_options(project, pyodide_url=url)
@@ -59,6 +63,7 @@ def test_a_pyodide_url_that_is_neither_http_nor_relative(project: Path, url: str
     assert "Fix: Give an http(s) address, a path relative to the site" in message
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("url", ["https://cdn.example/pyodide/", "pyodide/", "../pyodide/"])
 def test_a_pyodide_url_over_http_or_relative_is_taken(project: Path, url: str) -> None:
     add_plugin_options(project, pyodide_url=url)
@@ -66,6 +71,7 @@ def test_a_pyodide_url_over_http_or_relative_is_taken(project: Path, url: str) -
     assert message is None or "pyodide_url" not in message, message
 
 
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("inserted", "fix"),
     [

@@ -33,8 +33,6 @@ from trafikist.course.questions import (
 from trafikist.course.structure import Kind
 from trafikist.model.trace import Trace
 
-pytestmark = pytest.mark.fast
-
 
 class YesOrNo(QuestionKind):
     """A toy: "yes or no?", its answer the truth of one expectation on the run."""
@@ -79,6 +77,7 @@ def block(answer: str) -> str:
     )
 
 
+@pytest.mark.build
 def test_a_toy_kind_is_read_checked_and_written(tmp_path: Path, toy: None) -> None:
     project = copy_project(tmp_path / "project")
     add_questions(project, block("yes"))
@@ -93,6 +92,7 @@ def test_a_toy_kind_is_read_checked_and_written(tmp_path: Path, toy: None) -> No
     )
 
 
+@pytest.mark.build
 def test_a_toy_kinds_check_fails_the_build(tmp_path: Path, toy: None) -> None:
     project = copy_project(tmp_path / "project")
     [line] = add_questions(project, block("no"))

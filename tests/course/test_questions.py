@@ -20,7 +20,8 @@ from trafikist.course.questions import Question, live_query, outcome, page_quest
 from trafikist.course.review import REVIEW_PAGE_ID, course_questions
 from trafikist.course.structure import Kind
 
-pytestmark = pytest.mark.fast
+# Every test reads questions added to a copy of the course (the `asked` fixture): the full suite.
+pytestmark = pytest.mark.build
 
 
 @pytest.fixture(scope="module")
@@ -220,6 +221,7 @@ options:
 """
 
 
+@pytest.mark.build
 def test_a_crash_keeps_the_scenarios_restart_unless_for_good(tmp_path) -> None:
     """A question's crash keeps what its run does after a crash (the worked example's reader
     restarts one second later); `for good` drops the restart, as its prompt then says."""

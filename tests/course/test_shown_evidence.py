@@ -29,6 +29,9 @@ from trafikist.course.evidence import (
 from trafikist.course.shown_evidence import census, counts_text, kind_of, own_words
 from trafikist.course.structure import Page
 
+# Loads and checks the whole course in this process (the `site` fixture): the full suite's.
+pytestmark = pytest.mark.build
+
 MODULE_04_ID = "blocking-timers-and-the-bus"
 
 

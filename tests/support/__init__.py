@@ -88,10 +88,25 @@ def site_build(
 
 
 PROJECT_PARTS = ("mkdocs.yml", "modules", "docs", "overrides", "widgets", "registry")
+# Set by tests/conftest.py while a test of the fast tier runs.
+IN_THE_FAST_TIER = False
+
+
+def refuse_in_the_fast_tier(what: str) -> None:
+    """The fast tier is the loop run on every edit: a test that builds a course in this
+    process (seconds each) is marked `build` instead, and runs in the full suite."""
+    if IN_THE_FAST_TIER:
+        raise AssertionError(
+            f"{what} in a test of the fast tier: mark the test (or its file) "
+            "@pytest.mark.build, so that `scripts/test --fast` leaves it to the full suite."
+        )
 
 
 def copy_project(destination: Path, parts: tuple[str, ...] = PROJECT_PARTS) -> Path:
-    """A copy of everything the build reads (or of `parts` of it), to mutate in a test."""
+    """A copy of everything the build reads (or of `parts` of it), to mutate in a test. A copy
+    with the course is built by the test: the `build` tier."""
+    if "modules" in parts:
+        refuse_in_the_fast_tier("a copy of the project's course")
     destination.mkdir(parents=True, exist_ok=True)
     for name in parts:
         source = ROOT / name

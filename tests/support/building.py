@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from support import refuse_in_the_fast_tier
 from trafikist.base.errors import CourseError
 from trafikist.core.files import write_site_files
 from trafikist.core.project import read_project
@@ -28,6 +29,7 @@ def core_build(project: Path, *, strict: bool = True, snapshot: bool = False) ->
     name files relative to it); the CourseError's message, or None on success. The duty
     widget's memory snapshot is left out unless `snapshot`: a changed model or registry would
     have Node make one (seconds), and no bad input but a broken snapshot needs it."""
+    refuse_in_the_fast_tier("a build of a whole course (support.building.core_build)")
     table = command_table()
     with contextlib.chdir(project):
         return _core_build(project, strict, snapshot, table)

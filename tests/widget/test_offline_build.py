@@ -152,6 +152,7 @@ def test_the_previews_worker_keeps_nothing(tmp_path: Path) -> None:
     assert "skipWaiting" in code and "claim()" in code
 
 
+@pytest.mark.usefixtures("node")  # Workbox makes the worker in Node
 def test_a_damaged_worker_in_the_cache_is_made_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

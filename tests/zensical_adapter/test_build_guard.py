@@ -79,6 +79,7 @@ def builder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Zensica
     zensical.close()
 
 
+@pytest.mark.build
 def test_zensical_stopped_by_a_page_names_the_authors_file(
     builder: ZensicalBuild, failures: list[guard.PageFailure]
 ) -> None:
@@ -93,6 +94,7 @@ def test_zensical_stopped_by_a_page_names_the_authors_file(
     ), found
 
 
+@pytest.mark.build
 def test_a_course_error_of_a_page_is_raised_as_it_is(
     builder: ZensicalBuild, failures: list[guard.PageFailure]
 ) -> None:
@@ -101,6 +103,7 @@ def test_a_course_error_of_a_page_is_raised_as_it_is(
     assert builder._zensical_failure(RuntimeError("Python error: CourseError"))[0] is own
 
 
+@pytest.mark.build
 def test_zensical_own_failure_is_its_first_line(builder: ZensicalBuild) -> None:
     message = "Python error: RecursionError: too deep\n" + "  File x, line 1\n" * 2500
     found, _ = builder._zensical_failure(RuntimeError(message))
@@ -113,6 +116,7 @@ def test_zensical_own_failure_is_its_first_line(builder: ZensicalBuild) -> None:
 # -- the course's steps, and the checks' child ------------------------------------------------
 
 
+@pytest.mark.build
 def test_an_unexpected_error_in_the_course_is_one_line_at_its_file(
     builder: ZensicalBuild, monkeypatch: pytest.MonkeyPatch
 ) -> None:
