@@ -202,5 +202,12 @@ def test_the_how_we_know_page_counts_the_census(site: Site) -> None:
         for entry in site.renderer.numbered(each)
         if entry.marked
     )
-    back = {link["href"] for link in soup.select("a.tk-how__where") if "#tk-m" in link["href"]}
+    # Each marked sentence links back to its mark, or, in a question's explanation (which the
+    # feedback copies), to its question.
+    back = {
+        (link["href"].split("#")[0], link.get_text())
+        for link in soup.select("a.tk-how__where")
+        if "#tk-m" in link["href"] or "#check-" in link["href"]
+    }
     assert len(back) == marked
+    assert any("#check-" in link["href"] for link in soup.select("a.tk-how__where"))

@@ -6,7 +6,9 @@ back; a transcript step's evidence is that step as the page's transcript prints 
 step's link opens the trace at its row, highlighted, and the row lists the sentence; without
 JavaScript the foot of the page links to the module's "How we know" page, which lists every
 marked sentence (out of the navigation and the search); a site whose evidence file is missing
-says so beside the switch. At 390 and 1366 px, in both palettes; axe finds nothing."""
+says so beside the switch. A question's explanation holds its marks, and the feedback's copy
+of it opens the same evidence (its copies keep no id: every id on the page stays unique). At
+390 and 1366 px, in both palettes; axe finds nothing."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pytest
 
 from support import MODULE_04, serve
 from support.gates import describe_violations, link_tree, run_axe
+from support.reader_states import bring_to, check, give
 from support.seen import (
     View,
     assert_focus_visible,
@@ -116,6 +119,71 @@ def test_the_switch_shows_the_marks_and_a_mark_its_evidence(
     assert switch.get_attribute("aria-pressed") == "false"
     assert_unseen(page.locator(MARK), "a mark with the switch off again")
     assert page.locator(STATUS).inner_text() == ""
+    assert_quiet(view)
+
+
+QUESTION = "#check-a-beat-on-wire-6"
+DUPLICATE_IDS = """() => {
+  const ids = [...document.querySelectorAll("[id]")].map((element) => element.id);
+  return ids.filter((id, index) => ids.indexOf(id) !== index);
+}"""
+
+
+def test_a_mark_in_an_explanation_opens_its_evidence_from_the_feedback(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    view = reader(site_url + MODULE_04, viewport=viewport, palette=palette)
+    page = view.page
+    question = page.locator(QUESTION)
+    # Answered before the switch is on: the feedback's copy of the explanation holds the
+    # mark's place without its id.
+    bring_to(question, "wrong")
+    feedback = question.locator(".tk-check__feedback")
+    assert feedback.locator("i[data-copy^=tk-m]").count() >= 1
+    assert page.evaluate(DUPLICATE_IDS) == []
+    turn_on(view)
+    mark = feedback.locator(MARK).first
+    number = mark.get_attribute("data-n")
+    assert mark.get_attribute("id") is None
+    # The explanation under "Show the answer" holds the mark itself, with its id.
+    assert question.locator(f".tk-check__answer dd {MARK}#tk-m{number}").count() == 1
+    mark.scroll_into_view_if_needed()
+    assert seen(mark) == [True]
+    assert mark.inner_text() == number
+    assert_focus_visible(page, mark, "a mark in the feedback")
+    mark.focus()
+    page.keyboard.press("Enter")
+    popover = page.locator(POPOVER)
+    popover.wait_for()
+    assert page.evaluate("document.activeElement.id") == "tk-evpop"
+    assert f"How we know · sentence {number}" in popover.inner_text()
+    assert popover.locator(".tk-evidence__lines > li").count() >= 1
+    box = popover.bounding_box()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    problems = text_problems(page, "#tk-evpop, .tk-check__feedback")
+    assert not problems, "\n".join(problems)
+    assert_no_sideways_scroll(page, "a popover open from the feedback")
+    if viewport == "desktop":
+        violations = run_axe(page)
+        assert not violations, "\n".join(describe_violations(violations))
+    page.keyboard.press("Escape")
+    assert popover.count() == 0
+    focused = "(e) => [e.dataset.n, !!e.closest('.tk-check__feedback')]"
+    assert page.evaluate(f"({focused})(document.activeElement)") == [number, True]
+    assert mark.get_attribute("aria-expanded") == "false"
+    # Answered again with the switch on: the new copy is a mark that opens the evidence too.
+    give(question, right=True)
+    check(question)
+    again = feedback.locator(MARK).first
+    again.wait_for()
+    assert again.get_attribute("id") is None
+    assert page.evaluate(DUPLICATE_IDS) == []
+    again.focus()
+    page.keyboard.press("Enter")
+    popover.wait_for()
+    assert f"sentence {again.get_attribute('data-n')}" in popover.inner_text()
+    page.keyboard.press("Escape")
     assert_quiet(view)
 
 
@@ -255,8 +323,13 @@ def test_without_javascript_the_foot_leads_to_every_checked_sentence(
     for path in PAGES:
         text = (built_site / path).read_text(encoding="utf-8")
         marked += text.count('<i id="tk-m')
-    hrefs = page.locator("a.tk-how__where").evaluate_all("(links) => links.map((a) => a.href)")
-    assert len({href for href in hrefs if "#tk-m" in href}) == marked
+    # A sentence of a question's explanation links to the question (the feedback copies it).
+    entries = page.locator("a.tk-how__where").evaluate_all(
+        "(links) => links.map((a) => [a.href, a.textContent])"
+    )
+    numbered = {(href.split("#")[0], text) for href, text in entries if ", sentence " in text}
+    assert len(numbered) == marked
+    assert any("#check-" in href and "explanation" in text for href, text in entries)
     assert back
 
 

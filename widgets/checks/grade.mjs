@@ -91,6 +91,18 @@ async function showRun(section, box, button) {
   }
 }
 
+// A copy of the page's own markup for the feedback: its ids left out, so that the page's stay
+// unique; each element keeps what it copies in `data-copy` (a checked sentence's mark, "How we
+// know": widgets/evidence/show.mjs opens its evidence from the copy too).
+function copy(node) {
+  const clone = node.cloneNode(true);
+  for (const element of clone.querySelectorAll("[id]")) {
+    element.dataset.copy = element.id;
+    element.removeAttribute("id");
+  }
+  return clone;
+}
+
 export function grade(section) {
   const feedback = section.querySelector(".tk-check__feedback");
   const kind = kindOf(section);
@@ -108,12 +120,12 @@ export function grade(section) {
   label.textContent = right ? "Right." : "Not this one.";
   verdict.append(label);
   const why = section.querySelectorAll(".tk-check__answer dd")[kind.why(section, answer)];
-  if (why) verdict.append(" ", ...[...why.cloneNode(true).childNodes]);
+  if (why) verdict.append(" ", ...[...copy(why).childNodes]);
   feedback.append(verdict);
-  if (!right) feedback.append(section.querySelector(".tk-check__right").cloneNode(true));
+  if (!right) feedback.append(copy(section.querySelector(".tk-check__right")));
   // The step of the run that decides the answer, as the build took it from the trace.
   const step = section.querySelector(".tk-check__step");
-  if (step) feedback.append(step.cloneNode(true));
+  if (step) feedback.append(copy(step));
   if (section.hasAttribute("data-run")) {
     const box = document.createElement("div");
     box.className = "tk-check__run-box";

@@ -35,14 +35,16 @@ async function load(page) {
   return answer.json();
 }
 
-// The page's marks become buttons (each keeps its id: the "How we know" page links to it).
+// The page's marks become buttons (each keeps its id: the "How we know" page links to it), and
+// so do their copies in a question's feedback (widgets/checks/grade.mjs: `data-copy`, no id).
 function upgrade(marks) {
-  for (const number of Object.keys(marks)) {
-    const place = document.getElementById(`tk-m${number}`);
-    if (!place || place.tagName !== "I") continue;
+  for (const place of document.querySelectorAll('i[id^="tk-m"], i[data-copy^="tk-m"]')) {
+    const number = (place.id || place.dataset.copy).slice(4);
+    if (!(number in marks)) continue;
     const mark = document.createElement("button");
     mark.type = "button";
-    mark.id = place.id;
+    if (place.id) mark.id = place.id;
+    else mark.dataset.copy = place.dataset.copy;
     mark.className = "tk-mark";
     mark.dataset.n = number;
     mark.textContent = number;
@@ -141,8 +143,11 @@ function close(refocus) {
   popover = null;
   opener = null;
   gone.remove();
-  mark.setAttribute("aria-expanded", "false");
-  mark.removeAttribute("aria-controls");
+  // The mark, and a copy the feedback made of it while open (widgets/checks/grade.mjs).
+  for (const each of [mark, ...document.querySelectorAll('.tk-mark[aria-expanded="true"]')]) {
+    each.setAttribute("aria-expanded", "false");
+    each.removeAttribute("aria-controls");
+  }
   if (refocus) mark.focus();
 }
 
@@ -225,10 +230,14 @@ async function showRow(link) {
   row.focus({ preventScroll: true });
 }
 
-// A link back to a sentence (from a trace row): its duty picked, the mark focused.
+// A link back to a sentence (from a trace row): its duty picked, the mark focused (in a
+// question's explanation, its copy in the feedback, or else the question).
 function back(link, event) {
   const id = link.hash.slice(1);
-  const target = /^tk-m\d+$/.test(id) && document.getElementById(id);
+  let target = /^tk-m\d+$/.test(id) && document.getElementById(id);
+  const question = target && target.closest("details.tk-check__answer")?.closest(".tk-check");
+  if (question) target = question.querySelector(`[data-copy="${id}"]`) ?? question;
+  if (target === question) question.tabIndex = -1;
   if (!target || link.origin !== location.origin || link.pathname !== location.pathname) return;
   event.preventDefault();
   close(false);

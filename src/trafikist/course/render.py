@@ -408,7 +408,12 @@ class Renderer:
         if shown is None:
             shown = self._shown_evidence(page)
         shown.page = f"id:{page.id}"
-        if entry is not None and entry.marked:
+        if entry is not None and entry.marked and ":why:" in sentence.anchor:
+            # An explanation shows in the question's feedback (a copy, no id): the question.
+            question = sentence.anchor.split(":")[1]
+            where = f", sentence {entry.number}{_unmarked_place(sentence)}"
+            target = f"id:{page.id}#check-{question}"
+        elif entry is not None and entry.marked:
             where, target = f", sentence {entry.number}", f"id:{page.id}#{entry.mark_id}"
         else:
             where, target = _unmarked_place(sentence), f"id:{page.id}"

@@ -35,7 +35,7 @@ from trafikist.course.evidence import (
 )
 from trafikist.course.examples import run_stem
 from trafikist.course.markdown.registry_inline import MARK_CLOSE, MARK_ID, MARK_OPEN
-from trafikist.course.questions import Question
+from trafikist.course.questions import Question, page_questions
 from trafikist.course.structure import Duty, Page
 from trafikist.course.syntax import plain
 from trafikist.registry.rows import command_slug
@@ -43,6 +43,7 @@ from trafikist.registry.rows import command_slug
 ROW_KEY = "{run}-{kind}{index}"  # a row of that run's trace: its step or its event
 TRANSCRIPT_ID = "tk-transcript-{name}"  # a transcript the page shows
 # A body line where no mark can stand: a heading, a block's label (both labels, not prose).
+UP_NEXT_ORDER = {"previous": 0, "next": 1}  # as up_next.html.j2 shows them
 LABEL_LINE = re.compile(r"[ \t]*(?:#{1,6}\s|/{3,})")
 
 
@@ -124,8 +125,7 @@ def counts_text(counts: dict[str, int], valkey_version: str) -> str:
 class Numbered:
     number: int
     sentence: CheckedSentence
-    # Its mark stands in the page's text (not in a label or a question's explanation); when
-    # not, its number is 0.
+    # Its mark stands in the page's text (not in a label); when not, its number is 0.
     marked: bool
 
     @property
@@ -146,6 +146,7 @@ def reading_order(page: Page, sentences: Iterable[CheckedSentence]) -> list[Chec
     duties_at = body.find("/// duties")
     up_next_at = body.find("/// up-next")
     duty_order = {duty.id: index for index, duty in enumerate(page.duties)}
+    asked = {question.id: question for question in page_questions(page)}
 
     def key(sentence: CheckedSentence) -> tuple[int, int, int, int]:
         where, offset = _split_anchor(sentence.anchor)
@@ -156,7 +157,9 @@ def reading_order(page: Page, sentences: Iterable[CheckedSentence]) -> list[Chec
             return (offset, 0, 0, 0)
         if part == "meta":
             if rest.startswith("up_next"):
-                return (up_next_at if up_next_at >= 0 else len(body), 0, 0, offset)
+                # "Previous" stands before "next", whatever the front matter's order.
+                order = UP_NEXT_ORDER.get(rest.removeprefix("up_next."), len(UP_NEXT_ORDER))
+                return (up_next_at if up_next_at >= 0 else len(body), 0, order, offset)
             return (-1, 0, 0, offset)
         if part == "duty":
             duty, _, field = rest.partition(":")
@@ -164,12 +167,29 @@ def reading_order(page: Page, sentences: Iterable[CheckedSentence]) -> list[Chec
             position = fields.index(field) if field in fields else len(fields)
             return (max(duties_at, 0), duty_order.get(duty, 0), position, offset)
         if part == "question":
-            question = rest.split(":", 1)[0]
+            question, _, text = rest.partition(":")
             found = re.search(rf"^id:\s*{re.escape(question)}\s*$", body, re.M)
-            return (found.start() if found else len(body), 1, 0, offset)
+            return (
+                found.start() if found else len(body),
+                1,
+                _shown_at(asked, question, text),
+                offset,
+            )
         return (len(body) + 1, 0, 0, offset)
 
     return sorted(sentences, key=key)
+
+
+def _shown_at(asked: dict[str, Question], question: str, part: str) -> int:
+    """Where a part of a question stands in it: its prompt, then its explanations as the page
+    lists them (widgets/checks): the question's own first, then its options' and mistakes'."""
+    if not part.startswith("why:"):
+        return 0
+    index = int(part.split(":")[1])
+    found = asked.get(question)
+    if found is not None and found.why and index == len(found.whys) - 1:
+        return 1
+    return index + 2
 
 
 def number(page: Page, sentences: Iterable[CheckedSentence]) -> list[Numbered]:
@@ -186,12 +206,11 @@ def number(page: Page, sentences: Iterable[CheckedSentence]) -> list[Numbered]:
 
 def _markable(page: Page, sentence: CheckedSentence) -> bool:
     where, offset = _split_anchor(sentence.anchor)
-    if ":why:" in where:
-        # A question's explanations show only once answered, as copies (widgets/checks): a
-        # mark there would be two; their evidence is on the module's "How we know" page.
-        return False
     if where.startswith(("question:", "meta:up_next.")):
-        return True  # a question's prompt and "Up next"'s texts are marked where they render
+        # A question's prompt and explanations, and "Up next"'s texts, are marked where they
+        # render. (The feedback copies an explanation: the copy keeps its marks, not their ids:
+        # widgets/checks/grade.mjs.)
+        return True
     if where == "body":
         end = offset + len(sentence.text)
         if page.body[offset:end] != sentence.text:
