@@ -178,6 +178,40 @@ def test_after_one_visit_and_one_run_the_course_opens_searches_and_runs_offline(
     context.close()
 
 
+def test_after_a_first_visit_how_we_know_shows_a_pages_evidence_offline(
+    site_url: str, browser
+) -> None:
+    """The switch's script, the page's evidence file and its stylesheet load only when the
+    switch is first on (issue 26): the worker precached them, so a page the reader never
+    opened shows its marks, drawn, and a mark's evidence with the network off."""
+    context = browser.new_context()
+    context.add_init_script(CSP_LISTENER)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + MODULE_04)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.goto(site_url + MODULE_04.replace("index.html", "01-who-moves-time-today/index.html"))
+    expect(page.locator("h1")).to_contain_text(DIVE_TITLE)
+    switch = page.locator(".tk-evswitch button")
+    switch.click()
+    status = page.locator(".tk-evswitch__status")
+    expect(status).to_contain_text("checked sentences", timeout=20_000)
+    assert "could not be loaded" not in status.inner_text()
+    mark = page.locator("button.tk-mark#tk-m1")
+    expect(mark).to_be_visible()
+    # Drawn by its stylesheet (evidence/shown.css): a raised number, as a footnote's.
+    assert mark.evaluate("(m) => getComputedStyle(m).verticalAlign") == "super"
+    mark.focus()
+    page.keyboard.press("Enter")
+    lines = page.locator("#tk-evpop .tk-evidence__lines > li")
+    expect(lines.first).to_be_visible()
+    assert page.evaluate("window.__tkCspViolations") == []
+    assert errors == []
+    context.close()
+
+
 def test_a_reader_who_never_presses_run_downloads_none_of_its_files(
     site_url: str, engine: str, browser
 ) -> None:
