@@ -15,9 +15,10 @@ import jinja2
 from markdown import Extension
 
 from trafikist.base.errors import CourseError, Problem
-from trafikist.checks import Facts, check_site, page_evidence
+from trafikist.checks import Facts, check_site
 from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.checks.seed import load_seed, resolve_seed_path
+from trafikist.core import evidence_store
 from trafikist.course.how_we_know import how_we_know_pages
 from trafikist.course.loader import load_course
 from trafikist.course.markdown.registry_inline import RegistryInlineExtension
@@ -177,9 +178,12 @@ def load_site(
     )
     problems = check_site(course, renderer, facts) if checks else []
     signatures = facts.signatures()
+    if checks and not problems:
+        # For a build's process that renders while this one checks (core.checks_child).
+        evidence_store.keep_all(list(course.pages.values()), facts, signatures)
     # Each page shows what its checks proved: this build's verdicts, or (when the checks run
-    # in a child) the same checks run here, page by page, as the page is rendered.
-    renderer.evidence = lambda page: page_evidence(page, facts, signatures)
+    # in a child) the child's, kept on disk, else the same checks run here as it is rendered.
+    renderer.evidence = lambda page: evidence_store.evidence_of(page, facts, signatures)
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)
