@@ -10,8 +10,11 @@ right answer (tests/support/reader_states.py); the duty widget with each duty pi
 trace open, after Run and after a Run with a control changed, and with JavaScript off (the
 first duty's trace, another duty, and the run's own page its link opens); the review page
 without a record, with one, asking before it clears and offering undo after; and each page with
-JavaScript off. Sizes: 390 and 1366 px wide; palettes: light and dark. A state whose page
-scrolls sideways says so in its label ("WIDE 671 px").
+JavaScript off; "How we know" (issue 26): the switch on with its counts, a mark's popover
+open, a mark's popover from a question's feedback, a model step's row shown in the trace, and
+the foot's link with JavaScript off; the module's How we know page. Sizes: 390 and 1366 px
+wide; palettes: light and dark. A state whose page scrolls sideways says so in its label
+("WIDE 671 px").
 
 Without --site the course is built into a temporary folder first. The PNGs go to --out
 (default: a folder `trafikist-screens` in the system's temporary folder, outside the
@@ -46,6 +49,7 @@ PAGES = (
     f"{DIVES}/02-the-blocking-claim/index.html",
     f"{DIVES}/03-the-native-bus/index.html",
     "review/index.html",
+    "how-we-know/blocking-timers-and-the-bus/index.html",
 )
 REVIEW = "review/index.html"
 STORE = "trafikist-checks"
@@ -256,6 +260,60 @@ def widget_states_without_javascript(
     return shots
 
 
+def evidence_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
+    """How we know: the switch on (the page's top, its counts beside the switch), the first
+    mark's popover, a mark's popover from a question's feedback, a model step's row shown, and
+    the foot's link with JavaScript off."""
+    view = open_view(browser, url, viewport=size, palette=palette)
+    page = view.page
+    switch = page.locator(".tk-evswitch button")
+    switch.click()
+    page.locator(".tk-evswitch__status").filter(has_text="checked").wait_for()
+    shots = [Shot("how we know · on", palette, screen(page), label(page))]
+    first = page.locator("button.tk-mark").first
+    first.scroll_into_view_if_needed()
+    first.focus()
+    page.keyboard.press("Enter")
+    page.locator("#tk-evpop").wait_for()
+    shots.append(Shot("how we know · popover", palette, screen(page), label(page)))
+    page.keyboard.press("Escape")
+    # A question whose explanations hold a mark (a button by now: the switch is on).
+    explained = page.locator("section.tk-check:has(.tk-check__answer dd button.tk-mark)")
+    if explained.count():
+        question = explained.first
+        bring_to(question, "wrong")
+        mark = question.locator(".tk-check__feedback button.tk-mark").first
+        if mark.count():
+            mark.focus()
+            page.keyboard.press("Enter")
+            page.locator("#tk-evpop").wait_for()
+            png = shoot_box(page, question, MARGIN, TALLEST)
+            shots.append(Shot("how we know · from the feedback", palette, png, label(page)))
+            page.keyboard.press("Escape")
+    for mark in page.locator("button.tk-mark").all():
+        mark.scroll_into_view_if_needed()
+        mark.focus()
+        page.keyboard.press("Enter")
+        row_link = page.locator("#tk-evpop a.tk-evidence__row")
+        if row_link.count():
+            shots.append(Shot("how we know · model step", palette, screen(page), label(page)))
+            row_link.click()
+            page.locator("tr.tk-trace__shown").wait_for()
+            page.mouse.move(0, 0)
+            shots.append(Shot("how we know · row shown", palette, screen(page), label(page)))
+            break
+        page.keyboard.press("Escape")
+    problems = view.problems()
+    view.context.close()
+    if problems:
+        shots[0].note += " · " + "; ".join(problems)[:200]
+    view = open_view(browser, url, viewport=size, palette=palette, javascript=False)
+    png = shoot(view.page, ".tk-howlink")
+    shots.append(Shot("how we know · JavaScript off", palette, png, label(view.page)))
+    view.context.close()
+    return shots
+
+
 def plain_states(browser: Browser, url: str, size: str, palette: str) -> list[Shot]:
     view = open_view(browser, url, viewport=size, palette=palette)
     shot = Shot("loaded", palette, screen(view.page), label(view.page))
@@ -328,6 +386,8 @@ def main() -> int:
                             shots += question_states(browser, base + path, size, palette)
                         else:
                             shots += plain_states(browser, base + path, size, palette)
+                        if "tk-evswitch" in (site / path).read_text(encoding="utf-8"):
+                            shots += evidence_states(browser, base + path, size, palette)
                         if "tk-duties" in (site / path).read_text(encoding="utf-8"):
                             shots += widget_states(browser, base + path, size, palette)
                             shots += widget_states_without_javascript(
