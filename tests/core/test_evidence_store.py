@@ -53,6 +53,7 @@ def test_the_checks_evidence_is_read_back_without_running_them(
     assert asked == [MODULE_04]
 
 
+@pytest.mark.build  # copies the course and checks it twice
 def test_a_changed_page_or_code_is_checked_again(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
