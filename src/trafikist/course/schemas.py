@@ -29,6 +29,7 @@ import yaml
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.course.sources import line_of_path
+from trafikist.model.scenario import describe_value
 
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
@@ -401,7 +402,7 @@ def _problem(
         return Problem(
             path,
             line,
-            f"{name} must be text, not {_kind(value)}.",
+            f"{name} must be text, not {describe_value(value)}.",
             "Write it as text: quote it if YAML reads it as a number, a date, a list or a mapping.",
         )
     if kind == "string_pattern_mismatch":
@@ -423,13 +424,16 @@ def _problem(
         )
     if kind == "bool_type":
         return Problem(
-            path, line, f"{name} must be true or false, not {_kind(value)}.", "Write true or false."
+            path,
+            line,
+            f"{name} must be true or false, not {describe_value(value)}.",
+            "Write true or false.",
         )
     if kind == "list_type":
         return Problem(
             path,
             line,
-            f"{name} must be a list, not {_kind(value)}.",
+            f"{name} must be a list, not {describe_value(value)}.",
             "Write one item a line, each starting with '- ', or [a, b].",
         )
     if kind == "too_short":
@@ -439,7 +443,7 @@ def _problem(
         return Problem(
             path,
             line,
-            f"{where} must be a mapping of fields, not {_kind(value)}.",
+            f"{where} must be a mapping of fields, not {describe_value(value)}.",
             f"Write it as 'field: value' lines ({guide}).",
         )
     return Problem(path, line, f"{name or what}: {entry['msg']}.", f"See {guide}.")
@@ -496,17 +500,3 @@ def _owner(what: str, loc: tuple[Any, ...]) -> str:
         return what  # already the entry's own name (`_named`)
     parents = [part for part in loc[:-1] if not isinstance(part, int)]
     return f"'{_dotted(loc[:-1])}'" if parents else what
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a flag)"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    if value is None:
-        return "nothing"
-    return f"a {type(value).__name__}"

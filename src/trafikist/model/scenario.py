@@ -184,7 +184,7 @@ class _Reader:
         if not isinstance(value, dict):
             raise self.fail(
                 path or "(top)",
-                f"expected a mapping, got {_kind(value)}.",
+                f"expected a mapping, got {describe_value(value)}.",
                 "Write the fields as key: value lines.",
             )
         for key in value:
@@ -202,7 +202,7 @@ class _Reader:
         if not isinstance(value, list):
             raise self.fail(
                 path,
-                f"expected a list, got {_kind(value)}.",
+                f"expected a list, got {describe_value(value)}.",
                 "Write one item a line, each starting with '- '.",
             )
         if len(value) > cap:
@@ -217,7 +217,7 @@ class _Reader:
         if not isinstance(value, str) or not value:
             raise self.fail(
                 path,
-                f"expected a non-empty string, got {_kind(value)}.",
+                f"expected a non-empty string, got {describe_value(value)}.",
                 "Write a name in quotes if it looks like a number.",
             )
         if pattern is not None and not pattern.match(value):
@@ -232,7 +232,7 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(
                 path,
-                f"expected a number of seconds, got {_kind(value)}.",
+                f"expected a number of seconds, got {describe_value(value)}.",
                 "Write a number such as 1 or 0.5.",
             )
         if not math.isfinite(value) or abs(value) > MAX_DURATION * 1000:
@@ -248,7 +248,7 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(
                 path,
-                f"expected a whole number, got {_kind(value)}.",
+                f"expected a whole number, got {describe_value(value)}.",
                 "Write a whole number such as 3.",
             )
         if value < minimum:
@@ -268,7 +268,9 @@ class _Reader:
     def boolean(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(
-                path, f"expected true or false, got {_kind(value)}.", "Write true or false."
+                path,
+                f"expected true or false, got {describe_value(value)}.",
+                "Write true or false.",
             )
         return value
 
@@ -421,7 +423,7 @@ class _Reader:
         if not isinstance(data, str):
             raise self.fail(
                 f"{path}.data",
-                f"expected text, got {_kind(data)}.",
+                f"expected text, got {describe_value(data)}.",
                 "Write the payload as a string.",
             )
         return MessageSpec(
@@ -584,7 +586,7 @@ class _Reader:
                 if isinstance(arg, bool) or not isinstance(arg, str | int | float):
                     raise self.fail(
                         f"{here}.argv[{number}]",
-                        f"got {_kind(arg)}.",
+                        f"got {describe_value(arg)}.",
                         "Write each argument as a string or a number.",
                     )
             at = self.number(raw.get("at", 0), f"{here}.at", 0, strict=False)
@@ -645,11 +647,13 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
-def _kind(value: Any) -> str:
+def describe_value(value: Any) -> str:
+    """What a value read from YAML is, for an error that says what was found instead: the
+    model's scenarios and the course's metadata say it in the same words."""
     if value is None:
         return "nothing"
     if isinstance(value, bool):
-        return f"{str(value).lower()}"
+        return f"{str(value).lower()} (a flag)"
     if isinstance(value, str):
         return f"the text {value!r}"
     if isinstance(value, int | float):
@@ -658,4 +662,4 @@ def _kind(value: Any) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    return type(value).__name__
+    return f"a {type(value).__name__}"
