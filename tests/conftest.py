@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,6 +10,14 @@ import pytest
 
 import support
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, ROOT, site_build
+
+# A suite started in the background of a shell without job control (`cmd &`, nohup) inherits
+# SIGINT ignored, and so does every build it starts: Python then raises no KeyboardInterrupt,
+# and the tests of what Ctrl-C does (tests/*/test_site_folder.py) see a build that cannot be
+# interrupted. Ctrl-C means what it means at a terminal, here and (a handled signal is reset to
+# its default by exec) in every process the tests start.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The suite's tiers. `scripts/test --fast` runs what none of these marks: the unit and
 # in-process tests. A test is marked by what it takes, so no test can forget its mark:
