@@ -157,6 +157,10 @@ class Renderer:
         # on its page, in its evidence and under each kind on its "How we know" page, and the
         # inline extensions keep no state, so its HTML depends on the text alone.
         self._inline_html: dict[str, markupsafe.Markup] = {}
+        # A page's numbered sentences, asked for by its marks, its duties, its evidence file
+        # and its module's "How we know" page: made once a page, while the page object and the
+        # evidence it was made from are the same.
+        self._numbered: dict[str, tuple[Page, object, list[Numbered]]] = {}
 
     def inline_markdown(self, text: str) -> markupsafe.Markup:
         # Made again when extensions were added since (the site adds the registry's inline
@@ -316,11 +320,21 @@ class Renderer:
         """The page's checked sentences, numbered in reading order ([] with no evidence)."""
         if self.evidence is None or page.source is None:
             return []
+        known = self._numbered.get(page.id)
+        if known is not None and known[0] is page and known[1] is self.evidence:
+            return known[2]
+        made = self._numbered_now(page, self.evidence)
+        self._numbered[page.id] = (page, self.evidence, made)
+        return made
+
+    def _numbered_now(
+        self, page: Page, evidence: Callable[[Page], list[CheckedSentence]]
+    ) -> list[Numbered]:
         # A page's title and summary are its labels (the header, the navigation, a card), not
         # its prose: their evidence is on the module's "How we know" page.
         shown = [
             sentence
-            for sentence in self.evidence(page)
+            for sentence in evidence(page)
             if not sentence.anchor.startswith(("meta:title:", "meta:summary:"))
         ]
         return number(page, shown)
