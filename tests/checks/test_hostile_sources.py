@@ -443,6 +443,31 @@ def test_a_near_miss_opener_is_named_at_its_line(project: Path, opener: str, exp
 
 
 @pytest.mark.build
+@pytest.mark.parametrize(
+    ("page", "block", "opener"),
+    [
+        (DIVE_01, "worked-example", "//// worked-example"),
+        (MODULE, "duties", "    /// duties"),
+        (MODULE, "duties", "///duties"),
+    ],
+    ids=["a slash more", "indented", "no space"],
+)
+def test_a_generated_block_the_renderer_would_not_find_is_named_at_its_line(
+    project: Path, page: str, block: str, opener: str
+) -> None:
+    """Each passed every check and printed its two lines as text, with no worked example or
+    duties under them (scripts/bench_fuzz.py, seed 20: 3 of 2,000 mutations)."""
+    line = edit(project / page, f"\n/// {block}\n///\n", f"\n{opener}\n///\n") + 1
+    assert_fails_with(
+        project,
+        f"{page}:{line}: '{opener.strip()}' and the '///' under it would print as text: the "
+        f"build fills in '/// {block}' only where it stands at the line's start with three "
+        "slashes and one space, and its closing '///' at the start of the next line. "
+        f"Fix: Write '/// {block}' and, on the next line, '///', both at the line's start.",
+    )
+
+
+@pytest.mark.build
 def test_the_question_reader_and_the_checker_end_a_question_at_the_same_line(
     project: Path,
 ) -> None:

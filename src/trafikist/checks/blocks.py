@@ -30,7 +30,7 @@ from trafikist.base.errors import CourseError, Problem
 from trafikist.course import questions, syntax
 from trafikist.course.loader import strings_in
 from trafikist.course.markdown import blocks as markdown_blocks
-from trafikist.course.render import GENERATED
+from trafikist.course.render import GENERATED, GENERATED_BLOCK
 from trafikist.course.sources import DRAFT, load_yaml_node
 from trafikist.course.structure import Duty, Page, Status
 from trafikist.course.syntax import (
@@ -441,6 +441,20 @@ def _generated(
                 f"'/// {name}' is filled in by the build and takes no text: the line after it "
                 "must be its closing '///'.",
                 f"Write '/// {name}' and '///' on the next line, with nothing between them.",
+            )
+        )
+    elif not GENERATED_BLOCK.match(f"{lines[index]}\n{following}"):
+        # The renderer's own pattern: any other form (indented, a slash more, no space) is
+        # left to the engine, which prints both lines as text.
+        problems.append(
+            Problem(
+                page.source,
+                line,
+                f"'{lines[index].strip()[:60]}' and the '{following.strip()}' under it would "
+                f"print as text: the build fills in '/// {name}' only where it stands at the "
+                "line's start with three slashes and one space, and its closing '///' at the "
+                "start of the next line.",
+                f"Write '/// {name}' and, on the next line, '///', both at the line's start.",
             )
         )
     if name in seen:
