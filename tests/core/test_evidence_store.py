@@ -46,9 +46,13 @@ def test_the_checks_evidence_is_read_back_without_running_them(
     assert rendering.renderer.evidence is not None
     assert rendering.renderer.evidence(rendering.course.pages[MODULE_04]) == expected
     assert asked == []
-    # The same with the store off: the checks run again, and find the same evidence.
+    # The same with the store off: the checks run again, and find the same evidence; once a
+    # page in a build, though its marks, its evidence file and "How we know" each ask.
     monkeypatch.setenv(evidence_store.SWITCH, "0")
     CHECKS.clear()
+    rendering = load_site(ROOT / "modules", base_dir=ROOT, checks=False)
+    assert rendering.renderer.evidence is not None
+    assert rendering.renderer.evidence(rendering.course.pages[MODULE_04]) == expected
     assert rendering.renderer.evidence(rendering.course.pages[MODULE_04]) == expected
     assert asked == [MODULE_04]
 
@@ -73,5 +77,7 @@ def test_a_changed_page_or_code_is_checked_again(
     edited.renderer.evidence(dive)
     assert asked == [MODULE_04]  # another page, unchanged: read back
     monkeypatch.setattr(evidence_store, "code_version", lambda: "another code")
-    edited.renderer.evidence(dive)
+    rebuilt = load_site(project / "modules", base_dir=project, checks=False)
+    assert rebuilt.renderer.evidence is not None
+    rebuilt.renderer.evidence(rebuilt.course.pages[dive.id])
     assert asked == [MODULE_04, dive.id]

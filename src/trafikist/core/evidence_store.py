@@ -19,11 +19,12 @@ import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entry
 from trafikist.checks import PAGE_CHECKS, Facts, page_evidence
-from trafikist.checks.inputs import Fact
+from trafikist.checks.inputs import Fact, page_text
 from trafikist.core.cache import digest
 from trafikist.course.evidence import CheckedSentence
 from trafikist.course.structure import Page
@@ -50,7 +51,18 @@ def code_version() -> str:
 
 
 def key(page: Page, signatures: dict[Fact, str]) -> str:
-    return digest(KIND, code_version(), *(check.key(page, signatures) for check in PAGE_CHECKS))
+    """Everything the page's checks read (each check's memo key: PageCheck.key), with the page's
+    own text and each other file's signature read once, though every check reads the text and
+    several read the same files."""
+    files: dict[Callable[[Page], str], str] = {}
+    parts: list[object] = [KIND, code_version(), *page_text(page)]
+    for check in PAGE_CHECKS:
+        parts += [check.name, *(signatures[fact] for fact in check.facts)]
+        for read in check.files:
+            if read not in files:
+                files[read] = read(page)
+            parts.append(files[read])
+    return digest(*parts)
 
 
 def evidence_of(page: Page, facts: Facts, signatures: dict[Fact, str]) -> list[CheckedSentence]:

@@ -19,6 +19,7 @@ from trafikist.checks import Facts, check_site
 from trafikist.checks.manifest import Manifest, load_manifest, resolve_manifest_path
 from trafikist.checks.seed import load_seed, resolve_seed_path
 from trafikist.core import evidence_store
+from trafikist.course.evidence import CheckedSentence
 from trafikist.course.how_we_know import how_we_know_pages
 from trafikist.course.loader import load_course
 from trafikist.course.markdown.registry_inline import RegistryInlineExtension
@@ -183,7 +184,16 @@ def load_site(
         evidence_store.keep_all(list(course.pages.values()), facts, signatures)
     # Each page shows what its checks proved: this build's verdicts, or (when the checks run
     # in a child) the child's, kept on disk, else the same checks run here as it is rendered.
-    renderer.evidence = lambda page: evidence_store.evidence_of(page, facts, signatures)
+    kept: dict[str, tuple[Page, list[CheckedSentence]]] = {}
+
+    def evidence(page: Page) -> list[CheckedSentence]:
+        # Once a page: its marks, its evidence file and its module's "How we know" page ask.
+        known = kept.get(page.id)
+        if known is None or known[0] is not page:
+            known = kept[page.id] = (page, evidence_store.evidence_of(page, facts, signatures))
+        return known[1]
+
+    renderer.evidence = evidence
     errors = [problem for problem in problems if strict or not problem.strict_only]
     if errors:
         raise CourseError(errors)

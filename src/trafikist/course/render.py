@@ -655,24 +655,27 @@ def _review(renderer: Renderer, page: Page) -> str:
 def _how_we_know(renderer: Renderer, page: Page) -> str:
     """Every checked sentence of a module and its dives, by kind, then the seed's own words."""
     module = renderer.course.pages[str(page.meta["module"])]
+    pages = [module, *(dive for dive in module.dives if dive.status is Status.BUILT)]
     found: list[tuple[Page, CheckedSentence, Numbered | None]] = []
-    for each in [module, *(dive for dive in module.dives if dive.status is Status.BUILT)]:
+    for each in pages:
         numbered = {entry.sentence.anchor: entry for entry in renderer.numbered(each)}
         evidence = renderer.evidence(each) if renderer.evidence is not None else []
         for sentence in reading_order(each, evidence):
             found.append((each, sentence, numbered.get(sentence.anchor)))
     # Once a page, not once a sentence: it reads the page's runs and scans its body.
-    shown = {each.id: renderer._shown_evidence(each) for each, _, _ in found}
+    shown = {each.id: renderer._shown_evidence(each) for each in pages}
     version = renderer._valkey_version()
     counts = census(sentence for _, sentence, _ in found)
     parts = [f'<p class="tk-how__counts">{html.escape(counts_text(counts, version))}.</p>']
     groups = [(kind.key, kind.name, kind.key) for kind in kinds(version)]
     groups.append(("own", "The seed's own words", "seed"))
+    # Each sentence's kinds once, not once a group.
+    sentence_kinds = [kinds_of(sentence) for _, sentence, _ in found]
     for key, name, shown_kind in groups:
         if key == "own":
             chosen = [item for item in found if own_words(item[1])]
         else:
-            chosen = [item for item in found if key in kinds_of(item[1])]
+            chosen = [item for item, its in zip(found, sentence_kinds, strict=True) if key in its]
         if not chosen:
             continue
         count = f"{len(chosen)} sentence{'' if len(chosen) == 1 else 's'}"

@@ -6,6 +6,7 @@ read them. Nothing here knows about MkDocs.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -303,6 +304,7 @@ def address(src_uri: str, directory_urls: bool = True) -> Address:
     return Address(f"{stem}.html", f"{stem}.html")
 
 
+@functools.lru_cache(maxsize=8192)  # a page links to the same few pages many times
 def relative_link(source: str, target: str) -> str:
     """A relative link between two site URLs ("a/b/", "a/b/index.html" or "" for the home)."""
     here = source.rstrip("/") if source.endswith("/") else posixpath.dirname(source)
