@@ -24,6 +24,13 @@ def read_bounded(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes | None:
     return data if len(data) <= limit else None
 
 
+def require_file(path: Path, what: str, fix: str) -> None:
+    """Refuse a file the build cannot go without when it is not there (or not a file), naming
+    it: `what` says what is missing, `fix` how to give it."""
+    if not Path(path).is_file():
+        raise CourseError.at(path, None, what, fix)
+
+
 def too_large(path: Path | str) -> CourseError:
     return CourseError.at(
         path,

@@ -285,28 +285,19 @@ def model_step(expectation: Expectation, verdict: Verdict, trace: Trace, run: st
     (or event), and where the predicate's job stood after it."""
     text = expectation.text
     name = run + (f" · {text[: text.index(':')]}" if GIVEN.match(text) else "")
-    if verdict.step is not None:
-        step = trace["steps"][verdict.step]
-        return ModelStep(
-            name,
-            expectation.text,
-            verdict.holds,
-            t=float(step["t"]),
-            client=step["client"],
-            command=" ".join(quote_arg(arg) for arg in step["argv"]),
-            reply=step_reply(step),
-            place=verdict.place,
-            step=verdict.step,
-        )
-    if verdict.event is not None:
-        event = verdict.event
-        return ModelStep(
-            name,
-            expectation.text,
-            verdict.holds,
-            t=float(event["t"]),
-            client=event["client"],
-            place=verdict.place,
-            event=f"{event['kind']}: {event['text']}",
-        )
-    return ModelStep(name, expectation.text, verdict.holds, place=verdict.place)
+    step = trace["steps"][verdict.step] if verdict.step is not None else None
+    event = verdict.event if step is None else None
+    # What decides it, a step or else an event: both have a time and a client.
+    moment = step if step is not None else event
+    return ModelStep(
+        name,
+        expectation.text,
+        verdict.holds,
+        t=None if moment is None else float(moment["t"]),
+        client=None if moment is None else moment["client"],
+        command=None if step is None else " ".join(quote_arg(arg) for arg in step["argv"]),
+        reply=None if step is None else step_reply(step),
+        place=verdict.place,
+        step=verdict.step,
+        event=None if event is None else f"{event['kind']}: {event['text']}",
+    )

@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from trafikist.base.errors import CourseError, Problem, display_path
+from trafikist.base.files import require_file
 from trafikist.checks.quantity import Quantity, parse_quantity
 from trafikist.course.sources import load_yaml, read_text
 
@@ -76,13 +77,11 @@ def load_manifest(path: Path) -> Manifest:
     path = Path(path)
     if path.is_dir():
         path = path / MANIFEST_FILE
-    if not path.is_file():
-        raise CourseError.at(
-            path,
-            None,
-            "the library manifest is missing.",
-            f"Create {MANIFEST_FILE} beside the registry's src/ (see docs/registry.md).",
-        )
+    require_file(
+        path,
+        "the library manifest is missing.",
+        f"Create {MANIFEST_FILE} beside the registry's src/ (see docs/registry.md).",
+    )
     text = read_text(path)
     data, _ = load_yaml(text, path)
     lines = _entry_lines(text)

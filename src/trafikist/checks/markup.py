@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from trafikist.base.errors import CourseError, Problem
@@ -93,43 +94,74 @@ def _always(line: int) -> LineAt:
     return lambda _offset: line
 
 
+@dataclass(frozen=True)
+class _Rule:
+    """One rule of the policy: where a text breaks it (offset, the words naming what was found),
+    and the problem's what and fix, in which `{found}` is those words and `{guide}` the guide."""
+
+    find: Callable[[str], Iterator[tuple[int, str]]]
+    what: str
+    fix: str
+    fields_only: bool = False  # a YAML text field only: Markdown prose passes it
+
+
+def _raw_html(text: str) -> Iterator[tuple[int, str]]:
+    for match in markup.raw_html(text):
+        tag = match.group()
+        yield match.start(), tag if len(tag) <= 40 else tag[:39] + "…"
+
+
+def _unsafe_schemes(text: str) -> Iterator[tuple[int, str]]:
+    for offset, url in markup.unsafe_links(text):
+        yield offset, markup.scheme_of(url)
+
+
+def _html_comments(text: str) -> Iterator[tuple[int, str]]:
+    for match in markup.HTML_COMMENT.finditer(text):
+        yield match.start(), match.group()
+
+
+# In the order a line's first problem is chosen (check_markup).
+RULES = (
+    _Rule(
+        _raw_html,
+        "'{found}' is raw HTML, which the course never passes from its sources to a page.",
+        "Write Markdown; to show the characters themselves, put them in a code span "
+        "(`{found}`) ({guide}).",
+    ),
+    _Rule(
+        _unsafe_schemes,
+        "the link's target '{found}:…' would run a script or load data in the reader's browser.",
+        "Link to a course page by its id (id:PAGE) or to an http(s) address ({guide}).",
+    ),
+    _Rule(
+        markup.unsafe_attributes,
+        "the attribute list gives the attribute '{found}', which an author may not set: it "
+        "would reach the page as HTML.",
+        "Keep to #id, .class and data-toc-label inside {{ … }} ({guide}).",
+    ),
+    _Rule(
+        _html_comments,
+        "this text holds an HTML comment '{found}', which a text field shows as it is.",
+        "Delete it; a source comment goes above the field, as '# seed: \"…\"' ({guide}).",
+        fields_only=True,
+    ),
+)
+
+
 def _problems(file: Path, line_at: LineAt, text: str, field: bool) -> Iterator[Problem]:
     if "<" not in text and "](" not in text and "]:" not in text and "=" not in text:
         return  # most texts: nothing to look at
     shown = _as_read(text)
-    for match in markup.raw_html(shown):
-        tag = match.group()
-        short = tag if len(tag) <= 40 else tag[:39] + "…"
-        yield Problem(
-            file,
-            line_at(match.start()),
-            f"'{short}' is raw HTML, which the course never passes from its sources to a page.",
-            "Write Markdown; to show the characters themselves, put them in a code span "
-            f"(`{short}`) ({GUIDE}).",
-        )
-    for offset, url in markup.unsafe_links(shown):
-        yield Problem(
-            file,
-            line_at(offset),
-            f"the link's target '{markup.scheme_of(url)}:…' would run a script or load data in "
-            "the reader's browser.",
-            f"Link to a course page by its id (id:PAGE) or to an http(s) address ({GUIDE}).",
-        )
-    for offset, name in markup.unsafe_attributes(shown):
-        yield Problem(
-            file,
-            line_at(offset),
-            f"the attribute list gives the attribute '{name}', which an author may not set: it "
-            "would reach the page as HTML.",
-            f"Keep to #id, .class and data-toc-label inside {{ … }} ({GUIDE}).",
-        )
-    if field:
-        for match in markup.HTML_COMMENT.finditer(shown):
+    for rule in RULES:
+        if rule.fields_only and not field:
+            continue
+        for offset, found in rule.find(shown):
             yield Problem(
                 file,
-                line_at(match.start()),
-                "this text holds an HTML comment '<!--', which a text field shows as it is.",
-                f"Delete it; a source comment goes above the field, as '# seed: \"…\"' ({GUIDE}).",
+                line_at(offset),
+                rule.what.format(found=found, guide=GUIDE),
+                rule.fix.format(found=found, guide=GUIDE),
             )
 
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trafikist.base.characters import normalized
-from trafikist.base.errors import CourseError
-from trafikist.base.files import read_text_bounded
+from trafikist.base.files import read_text_bounded, require_file
 
 SEED_FILE = "seed.txt"
 _SPACES = re.compile(r"\s+")
@@ -111,13 +110,11 @@ def _paragraphs(lines: list[str]) -> list[str]:
 
 
 def load_seed(path: Path) -> Seed:
-    if not path.is_file():
-        raise CourseError.at(
-            path,
-            None,
-            "the seed (the published module 04 text, the course's source on trafikey and "
-            "EchoMQ) is missing.",
-            f"Put the published text beside the library manifest as {SEED_FILE}.",
-        )
+    require_file(
+        path,
+        "the seed (the published module 04 text, the course's source on trafikey and "
+        "EchoMQ) is missing.",
+        f"Put the published text beside the library manifest as {SEED_FILE}.",
+    )
     lines = [normalize(line) for line in read_text_bounded(path).splitlines()]
     return Seed(path, tuple(lines + _paragraphs(lines)))

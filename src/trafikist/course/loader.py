@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from trafikist.base.errors import CourseError, display_path
+from trafikist.base.files import require_file
 from trafikist.base.memo import BoundedCache
 from trafikist.base.reading import reading
 from trafikist.course.schemas import CourseFile, DutiesFile, DutyEntry, PageFront, validate
@@ -57,14 +58,12 @@ def load_course(root: Path) -> Course:
     """
     root = Path(root)
     course_file = root / COURSE_FILE
-    if not course_file.is_file():
-        raise CourseError.at(
-            course_file,
-            None,
-            "the course file is missing.",
-            f"Create {COURSE_FILE} with the course title and its books, or point the "
-            "'modules_dir' option at the folder that holds it.",
-        )
+    require_file(
+        course_file,
+        "the course file is missing.",
+        f"Create {COURSE_FILE} with the course title and its books, or point the "
+        "'modules_dir' option at the folder that holds it.",
+    )
     data, node = load_yaml_node(read_text(course_file), course_file)
     course = validate(
         CourseFile,
@@ -197,13 +196,11 @@ def _load_modules(root: Path, book: Book, pages: dict[str, Page]) -> list[Page]:
             )
         numbers[number] = folder
         module_file = folder / MODULE_FILE
-        if not module_file.is_file():
-            raise CourseError.at(
-                module_file,
-                None,
-                "the module folder has no module.md.",
-                "Create it with 'trafikist new module' or move the folder out of modules/.",
-            )
+        require_file(
+            module_file,
+            "the module folder has no module.md.",
+            "Create it with 'trafikist new module' or move the folder out of modules/.",
+        )
         module = _page_from_file(
             module_file, Kind.MODULE, book, f"{book.folder}/{number:02d}-{slug}"
         )
