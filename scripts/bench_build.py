@@ -10,11 +10,14 @@ Zensical itself costs.
 
     .venv/bin/python scripts/bench_build.py [--modules 30] [--dives 2] [--runs 5] [--summary]
     .venv/bin/python scripts/bench_build.py --smoke --summary   # 1 module, one run: it runs
+    .venv/bin/python scripts/bench_build.py --empty-cache       # a fresh clone's first build
 
 The course is generated with the scaffold command (`trafikist new module/dive`) in a temporary
-folder; the repository is not touched. Each build is a fresh process, with nothing kept from
-the one before (Zensical's cache starts empty: ours builds in a new work folder, the plain one
-with --clean).
+folder; the repository is not touched. Each build is a fresh process into a new site folder
+(Zensical's cache starts empty: ours builds in a new work folder, the plain one with --clean).
+trafikist's cache of derived files (~/.cache/trafikist: compiled templates, bundles, each
+page's evidence) is the machine's, kept from one build to the next as on an author's machine;
+with --empty-cache each build starts with an empty one, as a fresh clone's first build does.
 """
 
 from __future__ import annotations
@@ -143,20 +146,26 @@ def builds(course: Path, plain: Path) -> dict[str, tuple[Path, list[str]]]:
     }
 
 
-def time_build(name: str, folder: Path, command: list[str]) -> float:
+def time_build(name: str, folder: Path, command: list[str], empty_cache: bool = False) -> float:
     site = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    environment = env()
+    if empty_cache:
+        # A fresh clone's first build: trafikist's cache of derived files (compiled templates,
+        # bundles, each page's evidence; trafikist.base.diskcache) starts empty.
+        environment["TRAFIKIST_CACHE"] = str(site) + "-cache"
     cpu = _children_cpu()
     start = time.perf_counter()
     result = subprocess.run(
         [str(site) if part == "SITE" else part for part in command],
         cwd=folder,
-        env=env(),
+        env=environment,
         capture_output=True,
         text=True,
     )
     elapsed = time.perf_counter() - start
     CPU.setdefault(name, []).append(_children_cpu() - cpu)
     shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(str(site) + "-cache", ignore_errors=True)
     if result.returncode != 0:
         sys.exit(f"{name} failed in {folder}:\n{result.stderr}")
     return elapsed
@@ -169,6 +178,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--summary", action="store_true", help="name, figure, baseline, ratio")
     parser.add_argument("--smoke", action="store_true", help="1 module, one run: that it runs")
+    parser.add_argument(
+        "--empty-cache",
+        action="store_true",
+        help="each build starts with an empty cache of derived files, as a fresh clone's first",
+    )
     args = parser.parse_args()
     if args.smoke:
         args.modules, args.dives, args.runs = 1, 1, 1
@@ -185,7 +199,8 @@ def main() -> int:
         # Round-robin, so a machine's slow spell hits every side alike.
         for _ in range(args.runs):
             for name, (folder, command) in sides.items():
-                times.setdefault(name, []).append(time_build(name, folder, command))
+                elapsed = time_build(name, folder, command, args.empty_cache)
+                times.setdefault(name, []).append(elapsed)
     baseline = "plain mkdocs-material"
     median = {name: statistics.median(values) for name, values in times.items()}
     cpu = {name: statistics.median(values) for name, values in CPU.items()}
@@ -197,7 +212,9 @@ def main() -> int:
             print(f"{label}, CPU\t{cpu[name]:.2f}\t{cpu[baseline]:.2f}\t"
                   f"{cpu[name] / cpu[baseline]:.2f}")  # fmt: skip
         return 0
-    print(f"cold builds, {args.modules} generated modules, {pages} pages, {args.runs} runs each")
+    cache = "an empty" if args.empty_cache else "the machine's"
+    print(f"cold builds, {args.modules} generated modules, {pages} pages, {args.runs} runs each, "
+          f"with {cache} cache of derived files")  # fmt: skip
     print(f"{'build':<28}{'median s':>10}{'min s':>8}{'max s':>8}{'CPU s':>8}"
           f"{'ratio':>8}{'CPU ratio':>11}{'run by run':>24}")  # fmt: skip
     for name, values in times.items():

@@ -26,13 +26,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, BuildError, PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
@@ -61,6 +60,9 @@ from trafikist.mkdocs_plugin import preview, search, validation
 from trafikist.mkdocs_plugin.cache import RenderCache, WarningCounter, compiled_templates_on_disk
 from trafikist.mkdocs_plugin.config import TrafikistConfig
 from trafikist.registry import resolve_registry_path
+
+if TYPE_CHECKING:  # `mkdocs build` never starts it: its import (watchdog, a web server) waits
+    from mkdocs.livereload import LiveReloadServer
 
 log = logging.getLogger("mkdocs.plugins.trafikist")
 ABORTED = "Aborted with a BuildError!"  # MkDocs' own last line of a failed build

@@ -131,14 +131,22 @@ def load_valkey_docs(folder: Path) -> ValkeyDocs:
         raise CourseError.at(
             path, None, "the pinned quotes of Valkey's documentation are missing.", fix
         ) from None
+    # Parsed once, by libyaml when PyYAML has it: the tree knows each page's line.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = " ".join((error.problem or error.context or "is not valid YAML").split())
         raise CourseError.at(
-            path, mark.line + 1 if mark else None, f"malformed YAML: {error}.", fix
+            path, mark.line + 1 if mark else None, f"malformed YAML: {problem}.", fix
         ) from None
+    except yaml.YAMLError as error:
+        problem = " ".join(str(error).split())
+        raise CourseError.at(path, None, f"malformed YAML: {problem}.", fix) from None
+    finally:
+        loader.dispose()
     if not isinstance(data, dict) or not isinstance(data.get("pages"), dict):
         raise CourseError.at(path, 1, "has no `pages:` mapping.", fix)
     lines = _page_lines(node)
