@@ -30,9 +30,12 @@ from trafikist.course.syntax import split_predicates
 from trafikist.registry import hostapi
 from trafikist.registry.rows import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
 
+# How a claim compares a field with its value; a proof from Valkey's command table
+# (trafikist.checks.valkey_statements) takes the same operators, meaning the same (words_hold).
+OPERATOR = r"(?P<op>!=|=|\bhas\b|\blacks\b)"
 ROW_CLAIM = re.compile(
     r"^(?P<selector>[A-Z*?][A-Z0-9_.*?]*?)\.(?P<field>[a-z]+)"
-    r"(?:\s*(?P<op>!=|=|\bhas\b|\blacks\b)\s*(?P<value>.*))?$"
+    rf"(?:\s*{OPERATOR}\s*(?P<value>.*))?$"
 )
 KEYWORD_CLAIM = re.compile(r"^(?P<keyword>absent|exists|gate|calls|default)\b\s*(?P<rest>.*)$")
 LIST_CLAIM = re.compile(r"^(?P<op>has|lacks)\s+(?P<items>.+)$")
@@ -128,6 +131,18 @@ def _rows(
     return Verdict(True, read=tuple(read))
 
 
+def words_hold(op: str, have: set[str], want: set[str]) -> bool:
+    """`have OP want` of a field of words (flags, ACL categories) and the words stated: `=` the
+    same words, `!=` not, `has` every word stated, `lacks` none of them."""
+    by_operator = {
+        "=": have == want,
+        "!=": have != want,
+        "has": want <= have,
+        "lacks": not want & have,
+    }
+    return by_operator[op]
+
+
 def _row_holds(row: Row, field: str, op: str, wanted: str, from_text: bool) -> str | None:
     """None when the row satisfies `field op wanted`, else the row's value as written."""
     found = row.fields.get(field)
@@ -136,12 +151,7 @@ def _row_holds(row: Row, field: str, op: str, wanted: str, from_text: bool) -> s
     if field in WORD_FIELDS or field in LIST_FIELDS:
         have = set(words(actual))
         want = set(wanted.replace(",", " ").split())
-        holds = {
-            "=": have == want,
-            "!=": have != want,
-            "has": want <= have,
-            "lacks": not (want & have),
-        }[op]
+        holds = words_hold(op, have, want)
     elif field == "arity":
         if from_text:
             quantity = parse_quantity(wanted)

@@ -32,6 +32,7 @@ from trafikist.base.diskcache import cache_folder, prune, read_entry, write_entr
 from trafikist.base.errors import Problem
 from trafikist.base.files import file_signature
 from trafikist.checks import quantity
+from trafikist.checks.sentences import prose_sentences
 from trafikist.course import syntax
 from trafikist.course import variants as variants_module
 from trafikist.course.questions import KINDS, Outcome, Question, outcome
@@ -99,10 +100,8 @@ STOP = frozenset(
         "any",
     ]
 )
-SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`\[(])")
-PARAGRAPH = re.compile(r"\n\s*\n|\n\s*[-*]\s+")
-HEADING = re.compile(r"^#{2,6}\s")
-FENCE = re.compile(r"^\s*(```|~~~)")
+# A section's heading: the copying check reads what stands between the last one and the question.
+HEADING = re.compile(r"^#{2,6}\s", re.M)
 PRECISIONS = {
     0: ("nearest second", "whole second", "whole number"),
     1: ("nearest tenth", "one decimal", "0.1 s"),
@@ -391,41 +390,29 @@ def _raw_above(question: Question) -> list[str]:
     return ["\n".join(_lines_above(question))]
 
 
+def _prose_above(question: Question) -> str:
+    """The page's prose above the question, as the sentence checks read it (syntax.scan)."""
+    page = question.page
+    scanned = syntax.scan(page.body)
+    above = max(0, question.line - page.body_line)
+    end = scanned.line_starts[above] if above < len(scanned.line_starts) else len(page.body)
+    return scanned.prose[:end]
+
+
 def _page_above(question: Question) -> list[str]:
     """The sentences of the page above the question, as the reader reads them."""
-    return _sentences(_lines_above(question))
+    return _sentences(_prose_above(question))
 
 
 def _section_above(question: Question) -> list[str]:
     """The sentences of the question's section above it (from its heading)."""
-    lines = _lines_above(question)
-    start = max((i for i, line in enumerate(lines) if HEADING.match(line)), default=0)
-    return _sentences(lines[start:])
+    prose = _prose_above(question)
+    start = max((match.start() for match in HEADING.finditer(prose)), default=0)
+    return _sentences(prose[start:])
 
 
-def _sentences(lines: list[str]) -> list[str]:
-    kept: list[str] = []
-    in_fence = in_check = False
-    for line in lines:
-        if FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if line.startswith("/// check"):
-            in_check = True
-            continue
-        if in_check:
-            in_check = line.strip() != "///"
-            continue
-        if in_fence or line.startswith("///") or line.startswith("    quotes:"):
-            continue
-        if line.startswith("    transcript:"):
-            continue
-        kept.append(line)
-    sentences = []
-    for paragraph in PARAGRAPH.split(syntax.HTML_COMMENT.sub(" ", "\n".join(kept))):
-        text = _plain(paragraph)
-        sentences += [part.strip() for part in SENTENCE_END.split(text) if part.strip()]
-    return sentences
+def _sentences(prose: str) -> list[str]:
+    return [_plain(text) for _, text in prose_sentences(prose)]
 
 
 def _plain(markdown: str) -> str:

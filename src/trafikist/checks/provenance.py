@@ -241,9 +241,20 @@ class Fact:
     shown: str  # as the message shows it
 
 
+# What names trafikey's or EchoMQ's parts: a verb, a library function, a module, a wire.
+NAME_PATTERNS = (syntax.VERB, syntax.FUNCTION, syntax.MODULE, syntax.WIRE)
+
+
 def _names(text: str, verbs: set[str]) -> list[str]:
+    names, _ = _named(text, (*NAME_PATTERNS, GENERAL_NAMES))
+    return list(dict.fromkeys(names))
+
+
+def _named(text: str, patterns: tuple[re.Pattern[str], ...]) -> tuple[list[str], str]:
+    """The names `text` gives, by `patterns` in turn, then its scripts (`@name`, not an ACL
+    category); and the text with the patterns' names blanked, offsets kept."""
     found: list[str] = []
-    for pattern in (syntax.VERB, syntax.FUNCTION, syntax.MODULE, syntax.WIRE, GENERAL_NAMES):
+    for pattern in patterns:
         for match in pattern.finditer(text):
             found.append(" ".join(match.group().split()))
         # A function's module (EchoMQ.Jobs in EchoMQ.Jobs.promote/3) is not a name of its own.
@@ -251,25 +262,14 @@ def _names(text: str, verbs: set[str]) -> list[str]:
     for match in syntax.SCRIPT.finditer(text):
         if match["name"] not in syntax.ACL_CATEGORIES:
             found.append(match.group())
-    return list(dict.fromkeys(found))
+    return found, text
 
 
 def _facts(text: str, verbs: set[str]) -> list[Fact]:
-    facts: list[Fact] = []
-    masked = COURSE_NUMBERS.sub(lambda m: syntax.blank(m.group()), text)
-    for pattern, kind in (
-        (syntax.VERB, "name"),
-        (syntax.FUNCTION, "name"),
-        (syntax.MODULE, "name"),
-        (syntax.WIRE, "name"),
-    ):
-        for match in pattern.finditer(masked):
-            name = " ".join(match.group().split())
-            facts.append(Fact(kind, name, name))
-        masked = pattern.sub(lambda m: syntax.blank(m.group()), masked)
-    for match in syntax.SCRIPT.finditer(masked):
-        if match["name"] not in syntax.ACL_CATEGORIES:
-            facts.append(Fact("name", match.group(), match.group()))
+    names, masked = _named(
+        COURSE_NUMBERS.sub(lambda m: syntax.blank(m.group()), text), NAME_PATTERNS
+    )
+    facts = [Fact("name", name, name) for name in names]
     for match in NUMBER.finditer(masked):
         facts.append(Fact("number", _number(match.group()), f"'{match.group()}'"))
     for match in NUMBER_WORD.finditer(masked):

@@ -147,6 +147,14 @@ def _units(prose: str) -> Iterator[tuple[int, str, bool]]:
     yield from flush()
 
 
+def prose_sentences(prose: str) -> Iterator[tuple[int, str]]:
+    """(offset, text) of each sentence of a body's prose as syntax.scan leaves it (code,
+    questions, block options and comments blanked), its headings and block labels included."""
+    for start, text, _ in _units(prose):
+        for begin, stop in sentence_bounds(text):
+            yield start + begin, text[begin:stop]
+
+
 def _split(text: str, start: int, file: Path, line: int, statement: bool) -> Iterator[Sentence]:
     """The sentences of `text`, as Sentence objects at their offsets."""
     for begin, stop in sentence_bounds(text):

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 
 from trafikist.base.errors import Problem
+from trafikist.checks.claims import OPERATOR, words_hold
 from trafikist.checks.inputs import PageCheck, proving, source_file, transcripts
 from trafikist.checks.seed import Seed
 from trafikist.checks.sentences import Sentence, page_sentences, shortened
@@ -70,7 +71,7 @@ AS_A_COMMAND = re.compile(r"\s+(?:replies|returns|command)\b")
 COMMAND_LINK = re.compile(r"https://valkey\.io/commands/(?P<name>[a-z0-9-]+)/?")
 TABLE_PROOF = re.compile(
     r"^(?P<command>[A-Za-z][A-Za-z0-9|]*(?: [A-Z][A-Z0-9]*)?)\.(?P<field>[a-z_]+)"
-    r"\s*(?P<op>!=|=|\bhas\b|\blacks\b)\s*(?P<value>.*)$"
+    rf"\s*{OPERATOR}\s*(?P<value>.*)$"
 )
 DOCS_PROOF = re.compile(r'^docs\s+(?P<page>\S+)\s+"(?P<quote>(?:[^"\\]|\\.)+)"$')
 # What a paragraph needs for any of the above, to skip at once the many that have none: a
@@ -278,8 +279,7 @@ def _table_disproof(
     if field in WORD_FIELDS:
         have = {str(word).lower() for word in actual or []}
         want = {word.lower().lstrip("@") for word in wanted.replace(",", " ").split()}
-        holds = {"=": have == want, "!=": have != want, "has": want <= have,
-                 "lacks": not want & have}[op]  # fmt: skip
+        holds = words_hold(op, have, want)
     else:
         text = "" if actual is None else str(actual)
         target = "" if wanted in ("None", "none", "") else wanted.strip('"')
