@@ -77,6 +77,21 @@ def test_a_number_that_the_cited_sentence_does_not_hold(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("word", ["zero", "twice", "sixteen"])
+def test_a_number_written_as_a_word_is_a_fact(tmp_path: Path, word: str) -> None:
+    """The words checks.quantity reads as numbers (the provenance check had a list of its own,
+    without "zero")."""
+    found = problems(
+        tmp_path,
+        f"`EchoMQ.Jobs.promote/3` moves {word} members a call by default. "
+        '<!-- seed: "up to 100 members a call by default" "EchoMQ.Jobs.promote/3 evaluates '
+        '@promote" -->\n',
+    )
+    assert [text.split(" stands beside")[0] for text in found] == [
+        f"4: an unchecked fact: '{word}'"
+    ]
+
+
 def test_a_name_that_the_cited_sentence_does_not_hold(tmp_path: Path) -> None:
     found = problems(
         tmp_path,

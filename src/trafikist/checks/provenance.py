@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trafikist.base.errors import Problem
+from trafikist.checks import quantity
 from trafikist.checks.inputs import PageCheck, proving, source_file
 from trafikist.checks.memo import remembered
 from trafikist.checks.seed import Seed, normalize
@@ -42,12 +43,7 @@ GENERAL_NAMES = re.compile(
     r"|\bwake list\b|\bbeats?\b"
 )
 NUMBER = re.compile(r"(?<![\w.@/:-])-?\d+(?:\.\d+)?(?![\w/])")
-NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "twenty": 20, "thirty": 30, "sixty": 60, "hundred": 100,
-    "thousand": 1000, "once": 1, "twice": 2,
-}  # fmt: skip
+NUMBER_WORDS = quantity.NUMBER_WORDS | quantity.TIMES_WORDS
 NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 # Every number of a text, digits or words, to compare two texts but for their numbers.
 NUMBERS_MASK = re.compile(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# The numbers the course spells out: every check that reads numbers reads these words as them.
 NUMBER_WORDS = {
     "zero": 0,
     "one": 1,
@@ -19,12 +20,18 @@ NUMBER_WORDS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
     "twenty": 20,
     "thirty": 30,
     "sixty": 60,
     "hundred": 100,
     "thousand": 1000,
 }
+# How many times, in a word.
+TIMES_WORDS = {"once": 1, "twice": 2}
 # time units, in milliseconds
 UNITS = {
     "ms": 1,
