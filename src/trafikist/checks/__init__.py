@@ -59,7 +59,14 @@ from trafikist.course.examples import example_path
 from trafikist.course.render import Renderer
 from trafikist.course.structure import Course, Page
 
-__all__ = ["PAGE_CHECKS", "Facts", "PageCheck", "check_site", "page_evidence"]
+__all__ = [
+    "PAGE_CHECKS",
+    "Facts",
+    "PageCheck",
+    "check_site",
+    "page_evidence",
+    "page_syntax_problems",
+]
 
 # The checks of one page, in the order their problems are named (trafikist.checks.inputs: what
 # each reads, which keys its verdict in the memo).
@@ -111,7 +118,7 @@ def _page_problems(page: Page, facts: Facts, signatures: dict[Fact, str]) -> lis
     """The page's problems: each check's, kept while nothing it declares it reads changes."""
     # A page whose blocks or comments are broken is read wrongly by every other check: its
     # syntax is the slip to fix, and the only one named.
-    broken = _broken(page)
+    broken = page_syntax_problems(page)
     if broken:
         return broken
     problems: list[Problem] = []
@@ -127,7 +134,7 @@ def page_evidence(
     span's claim and the seed sentence its sentence cites, when both start there), from the
     checks' verdicts: those of this build when it checked the page in this process, the same
     checks run now when it did not (a build whose checks ran in a child)."""
-    if page.source is None or _broken(page):
+    if page.source is None or page_syntax_problems(page):
         return []
     signatures = signatures if signatures is not None else facts.signatures()
     merged: dict[str, CheckedSentence] = {}
@@ -144,7 +151,7 @@ def page_evidence(
     return list(merged.values())
 
 
-def _broken(page: Page) -> list[Problem]:
+def page_syntax_problems(page: Page) -> list[Problem]:
     """The page's syntax problems (kept while its text is the same)."""
     return remembered(
         ("blocks", *page_text(page), _example_exists(page)), lambda: check_blocks(page)

@@ -177,8 +177,11 @@ def load_site(
     renderer = Renderer(
         course, directory_urls=directory_urls, valkey=facts.valkey, bytecode_cache=templates_cache
     )
-    problems = check_site(course, renderer, facts) if checks else []
     signatures = facts.signatures()
+    if checks:
+        # What an earlier build found of each unchanged page: its checks need not run again.
+        evidence_store.recall_all(list(course.pages.values()), signatures)
+    problems = check_site(course, renderer, facts) if checks else []
     if checks and not problems:
         # For a build's process that renders while this one checks (core.checks_child).
         evidence_store.keep_all(list(course.pages.values()), facts, signatures)
