@@ -149,29 +149,24 @@ def _check_choices_list(
     missing = [choice for choice in relied if choice not in marked]
     elsewhere = sorted(choice for choice in on_page - marked if choice in CHOICE_IDS)
     if elsewhere:
-        return [
-            Problem(
-                sentence.file,
-                sentence.line,
-                "the worked example's list of the model's own choices leaves out "
-                f"{', '.join(elsewhere)}, which the page marks.",
-                "Name each in the list with its marker, [words]{choice: ID} "
-                '(docs/authoring.md, "The model\'s own choices").',
-                strict_only=True,
-            )
-        ]
-    if not missing:
+        left_out, why = elsewhere, "which the page marks"
+        guide = 'docs/authoring.md, "The model\'s own choices"'
+    elif missing:
+        left_out = missing
+        why = f"which its run relies on (the trace of {display_path(scenario)} lists them)"
+        guide = (
+            "src/trafikist/model/choices.py gives the words; docs/authoring.md, \"The model's "
+            'own choices"'
+        )
+    else:
         return []
     return [
         Problem(
             sentence.file,
             sentence.line,
             "the worked example's list of the model's own choices leaves out "
-            f"{', '.join(missing)}, which its run relies on (the trace of "
-            f"{display_path(scenario)} lists them).",
-            "Name each in the list with its marker, [words]{choice: ID} "
-            "(src/trafikist/model/choices.py gives the words; docs/authoring.md, \"The model's "
-            'own choices").',
+            f"{', '.join(left_out)}, {why}.",
+            f"Name each in the list with its marker, [words]{{choice: ID}} ({guide}).",
             strict_only=True,
         )
     ]

@@ -308,12 +308,7 @@ def _in_at(run: _Run, f: dict[str, str]) -> Verdict:
     decider = run.arrival(f["job"], index)
     if place == f["place"]:
         return Verdict(True, step=decider, place=place)
-    return Verdict(
-        False,
-        f"at {t:g} s {f['job']} is in {place or 'no place'} ({run.describe(decider)})",
-        step=decider,
-        place=place,
-    )
+    return _elsewhere(run, f["job"], t, place, decider)
 
 
 def _in_from(run: _Run, f: dict[str, str]) -> Verdict:
@@ -332,14 +327,19 @@ def _in_from(run: _Run, f: dict[str, str]) -> Verdict:
         if place != f["place"]:
             # The step that moved it out of the place (or, at the range's start, to where it
             # is then), not merely the last step before the moment.
-            decider = run.arrival(f["job"], index)
-            return Verdict(
-                False,
-                f"at {t:g} s {f['job']} is in {place or 'no place'} ({run.describe(decider)})",
-                step=decider,
-                place=place,
-            )
+            return _elsewhere(run, f["job"], t, place, run.arrival(f["job"], index))
     return Verdict(True, step=run.arrival(f["job"], moments[0][2]), place=f["place"])
+
+
+def _elsewhere(run: _Run, job: str, t: float, place: str | None, decider: int | None) -> Verdict:
+    """A place predicate that fails: where the job is at `t`, and the step that moved it
+    there (None: the run began it there)."""
+    return Verdict(
+        False,
+        f"at {t:g} s {job} is in {place or 'no place'} ({run.describe(decider)})",
+        step=decider,
+        place=place,
+    )
 
 
 def _entries(run: _Run, job: str, place: str) -> list[tuple[float, int]]:
