@@ -151,12 +151,11 @@ def _scan(body: str) -> Scanned:
         line = lines[index]
         stripped = line.rstrip("\r\n")
         if fence is not None:
-            if stripped.strip().startswith(fence_mark) and set(stripped.strip()) <= {fence_mark[0]}:
+            if fence_closes(stripped, fence_mark):
                 fence = None
-                prose_lines.append(blank(line))
             else:
                 fence.code.append(stripped)
-                prose_lines.append(blank(line))
+            prose_lines.append(blank(line))
             index += 1
             continue
         opening = FENCE_OPEN.match(stripped)
