@@ -94,15 +94,7 @@ def load_course(root: Path) -> Course:
         if not book.numbered:
             _load_book_pages(root / "books" / book.id, book, pages)
     _check_book_folders(root / "books", books, course_file, node)
-    return Course(
-        title=home.title,
-        summary=home.summary,
-        root=root,
-        books=books,
-        pages=pages,
-        reading_order=reading_order,
-        meta=data,
-    )
+    return Course(root=root, books=books, pages=pages, reading_order=reading_order)
 
 
 def _load_books(course: CourseFile, path: Path, node: Any) -> list[Book]:

@@ -191,13 +191,13 @@ class Duty:
 
 @dataclass
 class Course:
-    title: str
-    summary: str
+    """The course's books and pages. Its title, summary and course file's fields are its home
+    page's (`home`: title, summary, meta), read from course.yml once."""
+
     root: Path
     books: list[Book]
     pages: dict[str, Page]
     reading_order: list[Page]  # the numbered book's modules and dives, in order
-    meta: dict[str, Any] = field(default_factory=dict)
 
     def page(self, page_id: str) -> Page:
         return self.pages[page_id]
@@ -253,6 +253,14 @@ class Course:
     @property
     def home(self) -> Page:
         return self.pages["home"]
+
+    @property
+    def title(self) -> str:
+        return self.home.title
+
+    @property
+    def summary(self) -> str:
+        return self.home.summary
 
 
 @dataclass(frozen=True)
