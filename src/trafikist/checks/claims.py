@@ -26,6 +26,7 @@ from trafikist.base.errors import display_path
 from trafikist.checks.manifest import Manifest
 from trafikist.checks.quantity import parse_quantity
 from trafikist.course.evidence import RegistryField
+from trafikist.course.structure import SLUG_PATTERN
 from trafikist.course.syntax import split_predicates
 from trafikist.registry import hostapi
 from trafikist.registry.rows import ALL_FIELDS, LIST_FIELDS, WORD_FIELDS, Registry, Row, words
@@ -39,7 +40,7 @@ ROW_CLAIM = re.compile(
 )
 KEYWORD_CLAIM = re.compile(r"^(?P<keyword>absent|exists|gate|calls|default)\b\s*(?P<rest>.*)$")
 LIST_CLAIM = re.compile(r"^(?P<op>has|lacks)\s+(?P<items>.+)$")
-DEFAULT_CLAIM = re.compile(r"^(?P<name>[a-z0-9][a-z0-9-]*)(?:\s*=\s*(?P<value>.+))?$")
+DEFAULT_CLAIM = re.compile(rf"^(?P<name>{SLUG_PATTERN})(?:\s*=\s*(?P<value>.+))?$")
 FORMS = (
     "`VERB.field = value` (=, !=, has, lacks; VERB may be a glob like `*`), "
     "`absent GLOB`, `exists VERB`, `gate lacks KIND`, `calls lacks KIND` "

@@ -13,20 +13,20 @@ from trafikist.base.errors import CourseError, Problem, display_path
 from trafikist.base.files import require_file
 from trafikist.checks.quantity import Quantity, parse_quantity
 from trafikist.course.sources import load_yaml, read_text
+from trafikist.course.structure import SLUG_TEXT
 
 MANIFEST_FILE = "library.yml"
 SECTIONS = ("modules", "functions", "scripts", "wires", "defaults")
 MODULE_NAME = re.compile(r"^EchoMQ(\.[A-Z]\w*)+$")
 FUNCTION_NAME = re.compile(r"^EchoMQ(\.[A-Z]\w*)+\.[a-z_]\w*[!?]?/\d+$")
 SCRIPT_NAME = re.compile(r"^@[a-z_][a-z0-9_]*$")
-DEFAULT_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 WIRE_NAME = re.compile(r"^wire: \d+$")
 PATTERNS = {
     "modules": MODULE_NAME,
     "functions": FUNCTION_NAME,
     "scripts": SCRIPT_NAME,
     "wires": WIRE_NAME,
-    "defaults": DEFAULT_NAME,
+    "defaults": SLUG_TEXT,
 }
 
 

@@ -19,13 +19,13 @@ from trafikist.base.errors import Problem
 from trafikist.base.files import read_source_text
 from trafikist.checks.sentences import page_sentences
 from trafikist.course import syntax
-from trafikist.course.structure import Page
+from trafikist.course.structure import SLUG_PATTERN, SLUG_TEXT, Page
 from trafikist.course.transcripts import Line, command_file, parse_commands, shown_steps
 from trafikist.registry.valkey import ValkeyTable
 
 # A proof that cites a step of a transcript the page shows.
 TRANSCRIPT_PROOF = re.compile(
-    r"^(?P<name>[a-z0-9][a-z0-9-]*)#(?P<step>\d+)\s+(?P<how>replies|shows)\s+(?P<value>.+)$"
+    rf"^(?P<name>{SLUG_PATTERN})#(?P<step>\d+)\s+(?P<how>replies|shows)\s+(?P<value>.+)$"
 )
 
 
@@ -36,9 +36,6 @@ class Shown:
     name: str
     line: int
     steps: tuple[tuple[str, str], ...]  # (prompt, reply) of each step
-
-
-TRANSCRIPT_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 def shown_transcripts(page: Page, table: ValkeyTable, problems: list[Problem]) -> dict[str, Shown]:
@@ -66,7 +63,7 @@ def _shown(page: Page, table: ValkeyTable, problems: list[Problem]) -> Iterator[
                     )
                 )
             continue
-        if not TRANSCRIPT_NAME.match(name):  # a name is read as a path: it stays a slug
+        if not SLUG_TEXT.match(name):  # a name is read as a path: it stays a slug
             problems.append(
                 Problem(
                     page.source,

@@ -31,6 +31,7 @@ from trafikist.course.sources import (
 )
 from trafikist.course.structure import (
     SCENARIOS_FOLDER,
+    SLUG_PATTERN,
     Book,
     Course,
     Duty,
@@ -44,8 +45,7 @@ from trafikist.model import Scenario, ScenarioError
 COURSE_FILE = "course.yml"
 MODULE_FILE = "module.md"
 DUTIES_FILE = "duties.yml"
-NUMBERED_NAME = re.compile(r"^(?P<number>\d{2})-(?P<slug>[a-z0-9][a-z0-9-]*)$")
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NUMBERED_NAME = re.compile(rf"^(?P<number>\d{{2}})-(?P<slug>{SLUG_PATTERN})$")
 # An internal link is written by id: [text](id:page-id) or [text](id:page-id#fragment).
 ID_LINK = re.compile(r"\]\(id:(?P<id>[^)#\s]*)(?:#[^)\s]*)?\)")
 

@@ -56,7 +56,14 @@ from trafikist.course.predicates import (
 )
 from trafikist.course.runs import load_scenario, scenario_trace
 from trafikist.course.sources import line_of_path, load_yaml_node
-from trafikist.course.structure import Kind, Page, scenario_file
+from trafikist.course.structure import (
+    SLUG_MAX_LENGTH,
+    SLUG_TEXT,
+    Kind,
+    Page,
+    scenario_file,
+    slugify,
+)
 from trafikist.course.syntax import QUESTION_BLOCK, QUESTION_OPEN, regions
 from trafikist.model.choices import CHOICE_IDS
 from trafikist.model.trace import Reply, Trace, jobs_in
@@ -82,7 +89,6 @@ STEP = re.compile(
     r"|(?P<client>[\w.:-]+)\s+sends\s+(?P<command>[\w.:@-]+)"
     r"|(?P<event_client>[\w.:-]+)\s+(?P<event>[a-z][a-z-]*))$"
 )
-SLUG = re.compile(r"[^a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -261,7 +267,7 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
     kind = str(data.get("kind", "choice"))
     _check_written(path, node, body_line, KINDS.get(kind))
     lines = {name: at(name) for name in data}
-    question_id = str(data.get("id") or SLUG.sub("-", prompt.lower()).strip("-")[:60])
+    question_id = str(data.get("id") or slugify(prompt)[:60])
     run = _run(page, data, at) if "run" in data else None
     options = tuple(
         Option(
@@ -395,7 +401,6 @@ COMMON_FIELDS = MappingProxyType(
 )
 # A number the page reads as a reader types it (the grader's Number()): ASCII digits, a point.
 NUMBER_TEXT = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
-ID_TEXT = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 _YAML_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number",
                "null": "nothing (null)", "timestamp": "a date"}  # fmt: skip
 _GUIDE = '(docs/authoring.md, "Check yourself")'
@@ -494,7 +499,7 @@ def _check_value(path: Path, name: str, kind: str, node: Any, first_line: int) -
             "written.",
             f'Quote it: {field}: "{written}".',
         )
-    if field == "id" and not ID_TEXT.match(written):
+    if field == "id" and not (SLUG_TEXT.match(written) and len(written) <= SLUG_MAX_LENGTH):
         raise CourseError.at(
             path,
             line,

@@ -16,11 +16,10 @@ import jinja2
 
 from trafikist.base.errors import CourseError
 from trafikist.course.loader import (
-    ID_PATTERN,
     MODULE_FILE,
     load_course,
 )
-from trafikist.course.structure import Course, Kind, Page, Status
+from trafikist.course.structure import SLUG_TEXT, Course, Kind, Page, Status, slugify
 
 MAX_NUMBER = 99  # two-digit numbers: NN-slug
 
@@ -48,12 +47,6 @@ class Created:
                 path.unlink()
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
-
-
-def slugify(title: str) -> str:
-    """Lowercase ASCII letters and digits, runs of anything else as one dash; "" when the
-    title has none."""
-    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
 @dataclass(frozen=True)
@@ -160,7 +153,7 @@ def _find_module(course: Course, wanted: str, modules_dir: Path) -> Page:
 
 
 def _free_id(course: Course, page_id: str, modules_dir: Path) -> str:
-    if not ID_PATTERN.match(page_id):
+    if not SLUG_TEXT.match(page_id):
         raise CourseError.at(
             modules_dir,
             None,

@@ -29,9 +29,8 @@ import yaml
 
 from trafikist.base.errors import CourseError, Problem
 from trafikist.course.sources import line_of_path
+from trafikist.course.structure import SLUG_MAX_LENGTH, SLUG_TEXT
 from trafikist.model.scenario import describe_value
-
-SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
 # An error, as the Problem it becomes reads it: its kind, its place (keys and indexes), the
 # value, and the kind's details (a limit, the values expected).
@@ -144,7 +143,7 @@ def _error(kind: str, loc: Location, value: Any, **ctx: Any) -> Error:
 
 
 # A page's id, a book's folder, a scenario's name: a lowercase slug.
-SLUG = Text(max_length=80, pattern=SLUG_PATTERN)
+SLUG = Text(max_length=SLUG_MAX_LENGTH, pattern=SLUG_TEXT.pattern)
 # A title or a label: one line the theme shows in the navigation, a tab and a header.
 TITLE = Text(min_length=1, max_length=200, strip=True)
 # A summary or a sentence of the page: Markdown, a paragraph at most.

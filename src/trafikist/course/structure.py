@@ -8,10 +8,24 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+# A slug names a page (its id, the NN-slug of its file or folder), a book's folder, a scenario, a
+# question, a transcript and a library default: lowercase ASCII letters, digits and hyphens, a
+# letter or digit first. SLUG_PATTERN goes into a larger pattern; SLUG_TEXT is a whole slug.
+SLUG_PATTERN = r"[a-z0-9][a-z0-9-]*"
+SLUG_TEXT = re.compile(rf"^{SLUG_PATTERN}$")
+SLUG_MAX_LENGTH = 80  # characters of an id the author writes: a page's, a question's
+
+
+def slugify(words: str) -> str:
+    """The slug of a title or a question's prompt: lowercase ASCII letters and digits, runs of
+    anything else as one dash; "" when the words have none."""
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
 
 
 class Status(StrEnum):
