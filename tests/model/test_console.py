@@ -34,6 +34,8 @@ def test_bad_quoting_is_invalid_arguments(line: str) -> None:
 
 def test_replies_are_formatted_like_valkey_cli() -> None:
     assert format_reply(1) == "(integer) 1\n"
+    assert format_reply(True) == "(integer) 1\n"
+    assert format_reply(False) == "(integer) 0\n"
     assert format_reply(None) == "(nil)\n"
     assert format_reply([]) == "(empty array)\n"
     assert format_reply(b'say "hi"\n\xe2') == '"say \\"hi\\"\\n\\xe2"\n'

@@ -112,10 +112,8 @@ def _pieces(reply: Any, prefix: str = "") -> Iterator[str]:
         yield f"(error) {reply.text}\n"
     elif reply is None:
         yield "(nil)\n"
-    elif isinstance(reply, bool):
+    elif isinstance(reply, int):  # a bool too: RESP2 has no boolean, True is (integer) 1
         yield f"(integer) {int(reply)}\n"
-    elif isinstance(reply, int):
-        yield f"(integer) {reply}\n"
     elif isinstance(reply, Status):
         yield reply.decode("utf-8", errors="replace") + "\n"
     elif isinstance(reply, bytes):
