@@ -135,8 +135,7 @@ class Question:
     prompt: str
     kind: str
     page: Page
-    file: Path
-    line: int  # the `/// check` line
+    line: int  # the `/// check` line of the page's source (`file`)
     lines: dict[str, int]  # a field's line
     run: RunSpec | None = None
     options: tuple[Option, ...] = ()
@@ -151,6 +150,12 @@ class Question:
     given: tuple[tuple[str, str], ...] = ()
     # The block's fields as written, for the checks of its schema.
     data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def file(self) -> Path:
+        """The page's source, where the question is written."""
+        assert self.page.source is not None  # a question is read from its page's source
+        return self.page.source
 
     @property
     def whys(self) -> list[tuple[str, int]]:
@@ -303,7 +308,6 @@ def _question(page: Page, prompt: str, body: str, line: int, body_line: int) -> 
         prompt=prompt,
         kind=kind,
         page=page,
-        file=path,
         line=line,
         lines=lines,
         run=run,
