@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trafikist.model import choices
@@ -350,7 +350,7 @@ class _Reader:
             source=self.source,
         )
         faults = self.faults(data.get("faults"), scenario.client_names())
-        return Scenario(**{**scenario.__dict__, "faults": faults})
+        return replace(scenario, faults=faults)
 
     def jobs(self, value: Any, lease: float) -> tuple[JobSpec, ...]:
         allowed = ("id", "state", "due", "lane", "work", "restart", "attempts")

@@ -7,6 +7,7 @@ scenario and overrides give the same trace, byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from typing import Any
 
@@ -605,13 +606,13 @@ def apply_overrides(scenario: Scenario, overrides: dict[str, Any]) -> Scenario:
             if name in overrides and name in table:
                 options[name] = reader.option(check, overrides[name], name)
         updated.append(ProcessSpec(spec.kind, spec.name, options))
-    result = Scenario(**{**scenario.__dict__, "processes": tuple(updated)})
+    result = dataclasses.replace(scenario, processes=tuple(updated))
     if "duration" in overrides:
         duration = reader.number(overrides["duration"], "duration", 0, strict=True)
-        result = Scenario(**{**result.__dict__, "duration": min(duration, 3600.0)})
+        result = dataclasses.replace(result, duration=min(duration, 3600.0))
     if "faults" in overrides:
         faults = reader.faults(overrides["faults"], result.client_names())
-        result = Scenario(**{**result.__dict__, "faults": faults})
+        result = dataclasses.replace(result, faults=faults)
     return result
 
 
