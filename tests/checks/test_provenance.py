@@ -130,6 +130,13 @@ def test_a_flag_beside_a_verb(tmp_path: Path) -> None:
     assert any("the flag or category 'blocking' stands beside EMQ.APPEND" in text for text in found)
 
 
+def test_an_acl_category_beside_a_verb(tmp_path: Path) -> None:
+    """Every ACL category the page syntax knows (course.syntax.ACL_CATEGORIES) is a fact beside
+    a verb, not only those that are command flags too."""
+    found = problems(tmp_path, "EMQ.APPEND is in @hash.\n")
+    assert any("the flag or category 'hash' stands beside EMQ.APPEND" in text for text in found)
+
+
 def test_a_caption_states_facts_only_from_the_seed(tmp_path: Path) -> None:
     found = problems(tmp_path, "/// excerpt | trafikey — registry::TABLE, three rows\n///\n")
     assert found == [

@@ -189,6 +189,7 @@ def test_names_are_commands_only_where_they_are_used_as_one() -> None:
     assert named_in("XGROUP CREATE makes a group", TABLE) == ["XGROUP CREATE"]
     assert named_in("EMQ.PROMOTE and `LIMIT` and MAXLEN", TABLE) == []
     assert named_in("the `blocking` command flag", TABLE) == ["the blocking flag"]
+    assert named_in("the `admin` flag", TABLE) == ["the admin flag"]  # every flag, one list
     assert named_in("ValkeyModule_SignalKeyAsReady and VALKEYMODULE_OK", TABLE) == [
         "ValkeyModule_SignalKeyAsReady",
         "VALKEYMODULE_OK",

@@ -51,12 +51,10 @@ NUMBERS_MASK = re.compile(
     re.IGNORECASE,
 )
 # Valkey's command flags and ACL categories, as a sentence about a command's row names them.
-FLAG_WORDS = (
-    "write|readonly|denyoom|admin|pubsub|noscript|blocking|loading|stale|fast|slow|"
-    "may_replicate|no_auth|allow_busy|movablekeys|no_mandatory_keys"
-)
+FLAG_WORDS = "|".join(syntax.COMMAND_FLAGS)
+ACL_WORDS = "|".join(sorted(syntax.ACL_CATEGORIES))
 FLAG_NEAR = re.compile(
-    rf"\b(?P<word>{FLAG_WORDS})\b(?=\W+(?:commands?|flags?)\b)|@(?P<acl>{FLAG_WORDS}|stream|string|list|sortedset)\b"
+    rf"\b(?P<word>{FLAG_WORDS})\b(?=\W+(?:commands?|flags?)\b)|@(?P<acl>{ACL_WORDS})\b"
 )
 FLAG_CONTEXT = re.compile(r"\b(?:flags?|ACL|categor(?:y|ies))\b")
 FLAG_ANY = re.compile(rf"`?\b(?P<word>{FLAG_WORDS})\b`?")

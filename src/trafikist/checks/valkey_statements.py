@@ -62,9 +62,7 @@ from trafikist.registry.valkey import (
 
 FUNCTION = re.compile(r"\b(?:Valkey|Redis)Module_[A-Za-z]\w*|\bVALKEYMODULE_[A-Z_]+\b")
 COMMAND_WORD = re.compile(r"(?<![\w.@/:-])(?P<name>[A-Z][A-Z0-9]{2,})(?![\w.]|-\w)")
-FLAG = re.compile(
-    r"`?\b(?P<flag>blocking|write|readonly|denyoom|fast|slow)`?\s+(?:command\s+)?flag"
-)
+FLAG = re.compile(rf"`?\b(?P<flag>{'|'.join(syntax.COMMAND_FLAGS)})`?\s+(?:command\s+)?flag")
 # Words that are commands and nouns too: commands only where a sentence uses them as one.
 NOUNS = {"TTL", "ACL"}
 AS_A_COMMAND = re.compile(r"\s+(?:replies|returns|command)\b")

@@ -64,6 +64,27 @@ ACL_CATEGORIES = frozenset(
         "scripting",
     ]
 )
+# Valkey's command flags, as a sentence names them (`the blocking flag`, `write commands`): facts
+# about trafikey's rows to the provenance check, statements about Valkey to the Valkey statements
+# check, which need a proof.
+COMMAND_FLAGS = (
+    "write",
+    "readonly",
+    "denyoom",
+    "admin",
+    "pubsub",
+    "noscript",
+    "blocking",
+    "loading",
+    "stale",
+    "fast",
+    "slow",
+    "may_replicate",
+    "no_auth",
+    "allow_busy",
+    "movablekeys",
+    "no_mandatory_keys",
+)
 FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 BLOCK_OPEN = re.compile(r"^\s*(?P<slashes>/{3,})\s*(?P<name>[\w-]+)\s*(?:\|\s*(?P<arg>.*))?$")
 BLOCK_CLOSE = re.compile(r"^\s*(?P<slashes>/{3,})\s*$")
