@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -213,6 +214,15 @@ class _Reader:
             )
         return value
 
+    def entries(
+        self, value: Any, path: str, fields: tuple[str, ...]
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each item of the list at `path`, a mapping of `fields` only, with its own path
+        (`jobs[2]`): the list is refused first, as a whole, then each item in turn."""
+        for index, raw in enumerate(self.items(value, path)):
+            here = f"{path}[{index}]"
+            yield here, self.mapping(raw, here, fields)
+
     def text(self, value: Any, path: str, pattern: re.Pattern[str] | None = None) -> str:
         if not isinstance(value, str) or not value:
             raise self.fail(
@@ -356,9 +366,7 @@ class _Reader:
         allowed = ("id", "state", "due", "lane", "work", "restart", "attempts")
         jobs: list[JobSpec] = []
         seen: set[str] = set()
-        for index, raw in enumerate(self.items(value, "jobs")):
-            path = f"jobs[{index}]"
-            raw = self.mapping(raw, path, allowed)
+        for path, raw in self.entries(value, "jobs", allowed):
             for required in ("id", "state"):
                 if required not in raw:
                     raise self.fail(
@@ -435,9 +443,7 @@ class _Reader:
 
     def streams(self, value: Any) -> tuple[StreamSpec, ...]:
         streams = []
-        for index, raw in enumerate(self.items(value, "streams")):
-            path = f"streams[{index}]"
-            raw = self.mapping(raw, path, ("name", "groups", "messages"))
+        for path, raw in self.entries(value, "streams", ("name", "groups", "messages")):
             if "name" not in raw:
                 raise self.fail(f"{path}.name", "is missing.", "Name the stream's key.")
             groups = tuple(
@@ -515,9 +521,7 @@ class _Reader:
     def bus_ops(self, value: Any, path: str) -> tuple[dict[str, Any], ...]:
         ops = []
         fields = ("at", "op", "channel", "stream", "message", "messages")
-        for index, raw in enumerate(self.items(value, path)):
-            here = f"{path}[{index}]"
-            raw = self.mapping(raw, here, fields)
+        for here, raw in self.entries(value, path, fields):
             op = raw.get("op")
             if op not in BUS_OPS:
                 raise self.fail(
@@ -572,9 +576,7 @@ class _Reader:
 
     def client_commands(self, value: Any, path: str) -> tuple[dict[str, Any], ...]:
         commands = []
-        for index, raw in enumerate(self.items(value, path)):
-            here = f"{path}[{index}]"
-            raw = self.mapping(raw, here, ("at", "argv"))
+        for here, raw in self.entries(value, path, ("at", "argv")):
             argv = raw.get("argv")
             if not isinstance(argv, list) or not argv:
                 raise self.fail(
@@ -595,9 +597,7 @@ class _Reader:
 
     def faults(self, value: Any, clients: list[str]) -> tuple[FaultSpec, ...]:
         faults = []
-        for index, raw in enumerate(self.items(value, "faults")):
-            path = f"faults[{index}]"
-            raw = self.mapping(raw, path, ("client", "after", "restart"))
+        for path, raw in self.entries(value, "faults", ("client", "after", "restart")):
             for required in ("client", "after"):
                 if required not in raw:
                     raise self.fail(
