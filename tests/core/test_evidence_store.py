@@ -5,12 +5,15 @@ page whose text changed, or another code, is checked again."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from support import ROOT, copy_project
+from support import ROOT, build_env, copy_project
 from trafikist import checks
 from trafikist.base.diskcache import CACHE_ENV, cache_folder
 from trafikist.checks import Facts, PageCheck
@@ -108,3 +111,52 @@ def test_a_changed_page_or_code_is_checked_again(
     assert rebuilt.renderer.evidence is not None
     rebuilt.renderer.evidence(rebuilt.course.pages[dive.id])
     assert asked == [dive.id]
+
+
+# A build as an author runs it (`mkdocs build`, `trafikist build --engine zensical`), with its
+# checks counted: each page check that runs appends "PID<tab>PAGE<tab>CHECK" to a file.
+COUNTED_BUILD = """
+import dataclasses, os, sys
+from mkdocs.__main__ import cli
+from trafikist import checks
+from trafikist.core import evidence_store
+from trafikist.cli import main
+
+counts, engine, site = sys.argv[1:]
+
+def counted(check):
+    def run(page, facts):
+        with open(counts, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\\t{page.id}\\t{check.name}\\n")
+        return check.run(page, facts)
+    return dataclasses.replace(check, run=run)
+
+checks.PAGE_CHECKS = evidence_store.PAGE_CHECKS = tuple(map(counted, checks.PAGE_CHECKS))
+if engine == "mkdocs":
+    cli(["build", "-q", "-d", site])
+sys.exit(main(["build", "--engine", engine, "-d", site]))
+"""
+
+
+def test_a_first_build_checks_each_page_once_in_its_child(engine: str, tmp_path: Path) -> None:
+    """With nothing kept (a fresh clone's first build), the build's own process runs no page
+    check: each page's evidence waits for the verdicts its child keeps as it checks, rather
+    than check the page a second time on the other core."""
+    project = copy_project(tmp_path / "project")
+    runner = tmp_path / "counted_build.py"
+    runner.write_text(COUNTED_BUILD, encoding="utf-8")
+    counts = tmp_path / "counts.txt"
+    environment = build_env() | {CACHE_ENV: str(tmp_path / "cache")}
+    command = [sys.executable, str(runner), str(counts), engine, str(tmp_path / "site")]
+    result = subprocess.run(
+        command, cwd=project, env=environment, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    runs = [line.split("\t") for line in counts.read_text(encoding="utf-8").splitlines()]
+    by_process = collections.Counter(pid for pid, _, _ in runs)
+    assert len(by_process) == 1, f"page checks ran in {len(by_process)} processes: {by_process}"
+    # Forked, the child counts its own runs: each page's checks once.
+    checked = collections.Counter((page, check) for _, page, check in runs)
+    assert max(checked.values()) == 1
+    assert (MODULE_04, "provenance") in checked
+    assert len(list((tmp_path / "cache" / evidence_store.KIND).iterdir())) >= 4

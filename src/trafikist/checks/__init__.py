@@ -34,7 +34,7 @@ line, what, fix), called from `check_site`, or, when it reads one page, declared
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from trafikist.base.errors import Problem
 from trafikist.base.reading import reading
@@ -48,7 +48,7 @@ from trafikist.checks import (
     valkey_statements,
 )
 from trafikist.checks.blocks import check_blocks
-from trafikist.checks.inputs import Checked, Fact, Facts, PageCheck, page_text
+from trafikist.checks.inputs import Checked, Fact, Facts, PageCheck, PageReads, page_text
 from trafikist.checks.links import check_id_links, check_link_targets
 from trafikist.checks.manifest import Manifest, entries
 from trafikist.checks.memo import remembered
@@ -64,6 +64,7 @@ __all__ = [
     "Facts",
     "PageCheck",
     "check_site",
+    "merged_evidence",
     "page_evidence",
     "page_syntax_problems",
 ]
@@ -81,9 +82,15 @@ PAGE_CHECKS: tuple[PageCheck, ...] = (
 )
 
 
-def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem]:
+def check_site(
+    course: Course,
+    renderer: Renderer,
+    facts: Facts,
+    checked: Callable[[Page], None] | None = None,
+) -> list[Problem]:
     """Every problem of the course, each once, in the order above; an empty list when the
-    course holds."""
+    course holds. `checked` is told of each page written by an author once its checks ran (its
+    verdicts are in the memo)."""
     problems = _manifest_against_seed(facts.manifest, facts.seed)
     problems += check_id_links(course)
     problems += check_question_ids(course)
@@ -92,6 +99,8 @@ def check_site(course: Course, renderer: Renderer, facts: Facts) -> list[Problem
         if page.source is not None:
             with reading(page.source):  # what the build guard names if a check breaks
                 problems += _page_problems(page, facts, signatures)
+                if checked is not None:
+                    checked(page)
     problems += check_link_targets(course, renderer)
     unique: dict[tuple[str, int | None, str], Problem] = {}
     for problem in problems:
@@ -122,8 +131,10 @@ def _page_problems(page: Page, facts: Facts, signatures: dict[Fact, str]) -> lis
     if broken:
         return broken
     problems: list[Problem] = []
+    reads = PageReads(page)
     for check in PAGE_CHECKS:
-        problems += remembered(check.key(page, signatures), _running(check, page, facts)).problems
+        key = check.key(page, signatures, reads)
+        problems += remembered(key, _running(check, page, facts)).problems
     return one_per_line(problems)
 
 
@@ -137,9 +148,18 @@ def page_evidence(
     if page.source is None or page_syntax_problems(page):
         return []
     signatures = signatures if signatures is not None else facts.signatures()
+    reads = PageReads(page)
+    return merged_evidence(
+        remembered(check.key(page, signatures, reads), _running(check, page, facts))
+        for check in PAGE_CHECKS
+    )
+
+
+def merged_evidence(verdicts: Iterable[Checked]) -> list[CheckedSentence]:
+    """The sentences a page's verdicts proved (one `Checked` a check of PAGE_CHECKS), each
+    once with all of its evidence."""
     merged: dict[str, CheckedSentence] = {}
-    for check in PAGE_CHECKS:
-        checked = remembered(check.key(page, signatures), _running(check, page, facts))
+    for checked in verdicts:
         for sentence in checked.proven:
             known = merged.get(sentence.anchor)
             if known is None:

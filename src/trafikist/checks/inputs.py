@@ -94,15 +94,34 @@ class PageCheck:
     facts: tuple[Fact, ...]
     files: tuple[Callable[[Page], str], ...] = ()  # signatures of the other files it reads
 
-    def key(self, page: Page, signatures: Mapping[Fact, str]) -> tuple[object, ...]:
-        """The memo's key of this check's problems on `page`."""
+    def key(
+        self, page: Page, signatures: Mapping[Fact, str], reads: PageReads | None = None
+    ) -> tuple[object, ...]:
+        """The memo's key of this check's problems on `page` (`reads`: what the page's other
+        checks read of it already)."""
+        reads = reads if reads is not None else PageReads(page)
         return (
             "page",
             self.name,
             *(signatures[fact] for fact in self.facts),
-            *page_text(page),
-            *(files(page) for files in self.files),
+            *reads.text,
+            *(reads.file(files) for files in self.files),
         )
+
+
+class PageReads:
+    """What a page's checks read of it, each read once however many of them read it: every
+    check reads the page's text, and several read the same files (its runs, its file)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.text = page_text(page)
+        self._files: dict[Callable[[Page], str], str] = {}
+
+    def file(self, read: Callable[[Page], str]) -> str:
+        if read not in self._files:
+            self._files[read] = read(self.page)
+        return self._files[read]
 
 
 def page_text(page: Page) -> tuple[object, ...]:

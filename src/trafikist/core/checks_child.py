@@ -31,6 +31,7 @@ import contextlib
 import contextvars
 import os
 import pickle
+import select
 import signal
 import subprocess
 import sys
@@ -118,6 +119,13 @@ class ChecksInChild:
         except BrokenPipeError:
             pass  # the child is gone already: verdict() says so
         return cls(process.pid, process.stdout, forked=False, process=process)
+
+    def checking(self) -> bool:
+        """True while the child checks: it has not begun to send its verdict, nor ended."""
+        if self.returncode is not None or self.pipe.closed:
+            return False
+        readable, _, _ = select.select([self.pipe], [], [], 0)
+        return not readable
 
     def verdict(self) -> list[Problem]:
         """Wait for the child; returns its warnings, raises CourseError with its problems."""

@@ -66,6 +66,9 @@ class CourseBuild:
     markdown: MarkdownCache = field(default_factory=MarkdownCache)
     # The configuration the options come from: what a step that reads no one source names.
     config_file: Path | None = None
+    # The checks this build started in a child (start_checks): its pages' evidence waits for
+    # the verdicts the child keeps, rather than run the same checks here.
+    checks_child: ChecksInChild | None = None
 
     def __post_init__(self) -> None:
         if self.config_file is None:
@@ -96,6 +99,7 @@ class CourseBuild:
         return self.site
 
     def _load_site(self, checks: bool, warn: Callable[[Problem], None] | None = None) -> Site:
+        child = self.checks_child
         return load_site(
             self.path(self.options.modules_dir),
             base_dir=self.base_dir,
@@ -104,6 +108,7 @@ class CourseBuild:
             strict=self.strict,
             warn=warn,
             checks=checks,
+            checks_elsewhere=child.checking if child is not None and not checks else None,
             # A preview keeps the compiled templates in memory; a build, on disk.
             templates_cache=self.markdown.bytecode if self.preview else DiskBytecodeCache(),
         )
@@ -120,7 +125,7 @@ class CourseBuild:
         """`check` in a child process, on the second core while this one builds
         (trafikist.core.checks_child): its `verdict()` returns the warnings, or raises
         CourseError with the problems."""
-        return ChecksInChild.start(
+        self.checks_child = ChecksInChild.start(
             check_course,
             Path(self.base_dir),
             self.options,
@@ -129,6 +134,7 @@ class CourseBuild:
             self.config_file,
             config_file=str(self.config_file),
         )
+        return self.checks_child
 
     def _prepare_duty_widget(self, site: Site) -> DutyWidget | None:
         """Bake each duty's default run, build the model's wheel, find Pyodide's runtime."""

@@ -115,6 +115,7 @@ def load_site(
     warn: Callable[[Problem], None] | None = None,
     checks: bool = True,
     templates_cache: jinja2.BytecodeCache | None = None,
+    checks_elsewhere: Callable[[], bool] | None = None,
 ) -> Site:
     """Load and check everything the site is built from; raise CourseError on bad input.
 
@@ -125,8 +126,9 @@ def load_site(
 
     `checks=False` loads the same site without checking it (trafikist.checks.check_site): for a
     build that runs the checks at the same time elsewhere (the Zensical adapter) and fails on
-    their problems before its site is swapped in. `templates_cache` keeps the renderer's
-    compiled templates (trafikist.course.render.Renderer).
+    their problems before its site is swapped in; `checks_elsewhere` is true while they run
+    (a page's evidence waits for the verdicts they keep: trafikist.core.evidence_store).
+    `templates_cache` keeps the renderer's compiled templates (trafikist.course.render.Renderer).
     """
     base_dir = Path(base_dir) if base_dir is not None else Path(modules_dir).resolve().parent
     course = load_course(Path(modules_dir))
@@ -178,13 +180,15 @@ def load_site(
         course, directory_urls=directory_urls, valkey=facts.valkey, bytecode_cache=templates_cache
     )
     signatures = facts.signatures()
+    store = evidence_store.EvidenceStore(facts, signatures, elsewhere=checks_elsewhere)
+    problems: list[Problem] = []
     if checks:
-        # What an earlier build found of each unchanged page: its checks need not run again.
-        evidence_store.recall_all(list(course.pages.values()), signatures)
-    problems = check_site(course, renderer, facts) if checks else []
-    if checks and not problems:
-        # For a build's process that renders while this one checks (core.checks_child).
-        evidence_store.keep_all(list(course.pages.values()), facts, signatures)
+        # What an earlier build found of each unchanged page: its checks need not run again;
+        # each page checked now is kept as soon as it is, for a build's process that renders
+        # while this one checks (core.checks_child), and for the next build.
+        store.recall_all(list(course.pages.values()))
+        problems = check_site(course, renderer, facts, checked=store.keep)
+        store.prune()
     # Each page shows what its checks proved: this build's verdicts, or (when the checks run
     # in a child) the child's, kept on disk, else the same checks run here as it is rendered.
     kept: dict[str, tuple[Page, list[CheckedSentence]]] = {}
@@ -193,7 +197,7 @@ def load_site(
         # Once a page: its marks, its evidence file and its module's "How we know" page ask.
         known = kept.get(page.id)
         if known is None or known[0] is not page:
-            known = kept[page.id] = (page, evidence_store.evidence_of(page, facts, signatures))
+            known = kept[page.id] = (page, store.evidence(page))
         return known[1]
 
     renderer.evidence = evidence
