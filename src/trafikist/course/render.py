@@ -81,7 +81,6 @@ DUTY_PANEL = "tk-duty-panel-{id}"  # a duty's panel in the duties' block (duties
 TOC_LABEL = re.compile(r'data-toc-label="(?P<label>[^"]*)"')
 EXPLICIT_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 BLOCK_LINE = re.compile(r"^\s*///")
-MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 ATTR_ID = re.compile(r"\{:?[^}\n]*?(?<![\w&])#(?P<id>[\w-]+)[^}\n]*\}")
 HTML_ID = re.compile(r"""\sid=["'](?P<id>[^"'\s]+)["']""")
 RESOLVED_LINK = re.compile(
@@ -576,7 +575,7 @@ def with_heading_ids(body: str) -> tuple[str, list[Section]]:
         text, attrs = match["text"], match["attrs"] or ""
         explicit = EXPLICIT_ID.search(attrs)
         # As toc slugifies the rendered text: a link's words, not its target.
-        anchor = explicit["id"] if explicit else slugify(MARKDOWN_LINK.sub(r"\1", text), "-")
+        anchor = explicit["id"] if explicit else slugify(syntax.MARKDOWN_LINK.sub(r"\1", text), "-")
         if not explicit:
             # As Python-Markdown's toc numbers a repeated heading: anchor, anchor_1, …
             base, number = anchor, 0

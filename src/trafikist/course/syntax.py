@@ -96,6 +96,8 @@ QUESTION_BLOCK = "check"
 QUESTION_OPEN = re.compile(rf"^///\s*{QUESTION_BLOCK}\s*(?:\|\s*(?P<prompt>.*?))?\s*$")
 QUESTION_CLOSE = re.compile(r"^///\s*$")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# An inline link, [text](target): group 1 is its text, what a sentence or a heading's id reads.
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 MODELS_OWN = re.compile(r"model['’]s own", re.IGNORECASE)
 
 
@@ -453,5 +455,5 @@ def plain(markdown: str) -> str:
     """Markdown inline text as a sentence to quote: links reduced to their text, marked spans to
     theirs, source comments dropped, whitespace collapsed."""
     text = strip_claims(SOURCE_COMMENT.sub(" ", markdown))
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = MARKDOWN_LINK.sub(r"\1", text)
     return " ".join(text.split())
