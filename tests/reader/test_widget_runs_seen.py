@@ -13,7 +13,15 @@ from playwright.sync_api import Route, expect
 
 from support import MODULE_04
 from support.duties import LOADED_MS, RUNS, open_trace, pick_duty
-from support.seen import View, assert_no_sideways_scroll, assert_quiet, seen, text_problems
+from support.gates import PALETTES, switch_palette
+from support.seen import (
+    View,
+    assert_no_sideways_scroll,
+    assert_quiet,
+    page_colours,
+    seen,
+    text_problems,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +123,38 @@ def test_a_trace_opened_before_the_pages_script_ran_gets_its_rows(
     expect(trace.locator(".tk-trace__scroll tbody tr").first).to_be_visible(timeout=LOADED_MS)
     assert seen(trace.locator(".tk-trace__file")) == []  # the link gave its place
     assert_quiet(view)
+
+
+def test_the_runs_own_page_shows_the_palette_the_reader_sees_on_the_site(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    """Opened from its link (in a tab of its own, or with JavaScript off), the run's page has
+    the background and the text colour of the page it came from: the palette the system asks
+    for, then the one the reader picks with the header's toggle; without JavaScript the light
+    one, as every page of the site. Its text stays readable in each."""
+    for javascript in (True, False):
+        view = reader(
+            site_url + MODULE_04, viewport=viewport, palette=palette, javascript=javascript
+        )
+        page = view.page
+        link = page.locator(f"#tk-duty-panel-{OTHER} .tk-run__file a")
+        run_url = link.evaluate("(a) => a.href")
+        schemes = (
+            [palette, *(other for other in PALETTES if other != palette)]
+            if javascript
+            else [palette]
+        )
+        for scheme in schemes:
+            page.goto(site_url + MODULE_04)
+            if javascript:
+                switch_palette(page, scheme)
+            site = page_colours(page, "main")
+            page.goto(run_url)
+            expect(page.locator("h1")).to_contain_text("The run of")
+            run = page_colours(page, "main")
+            assert run == site, (
+                f"{scheme}, JavaScript {'on' if javascript else 'off'}: {run} against {site}"
+            )
+            problems = text_problems(page, "main", exclude=DRAWING)
+            assert problems == [], f"{scheme}:\n" + "\n".join(problems)
+        assert_quiet(view)

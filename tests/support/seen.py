@@ -37,6 +37,12 @@ What the reader sees (each returns what it found, so a failure says what and whe
   background next to it (WCAG 1.4.11), computed in the browser: its border (each side that
   has one, composited over what is behind it; the weakest side counts) or its own background,
   whichever stands out more; 3:1 or more.
+- `edge_shade(page, locator)`: for each side of a box that scrolls, how far the line of
+  pixels just inside it stands from the background (a median: text is sparse there), so a
+  test can say the box shows on which sides it has more (a shadow), as a phone shows no
+  scroll bar; `SHADED` is the least that is seen.
+- `page_colours(page, selector)`: the opaque background behind an element and its text's
+  colour over it (#rrggbb), to compare the palette of two pages.
 - `text_problems(page, scope)`: every visible text in `scope` is at least 12 px and has 4.5:1
   against its composited background (3:1 when large: 24 px, or 18.66 px bold); `exclude` is a
   selector of text left to another test (a drawing's labels).
@@ -69,6 +75,7 @@ MIN_TEXT_PX = 12.0
 
 __all__ = [
     "PALETTES",
+    "SHADED",
     "VIEWPORTS",
     "FocusMark",
     "View",
@@ -79,8 +86,10 @@ __all__ = [
     "assert_tab_order",
     "assert_unseen",
     "edge_contrast",
+    "edge_shade",
     "focus_mark",
     "open_view",
+    "page_colours",
     "palette",
     "reader",
     "seen",
@@ -536,3 +545,79 @@ def text_problems(page: Page, scope: str = ".md-content", exclude: str = "") -> 
     background composited behind it, as "element "words": what"."""
     found: list[str] = page.evaluate(TEXT_JS, [scope, exclude, MIN_TEXT_PX, TEXT, LARGE_TEXT])
     return found
+
+
+# -- the palette shown ------------------------------------------------------------------------
+
+PAGE_COLOURS_JS = (
+    """(el) => {"""
+    + COLOUR_JS
+    + """
+  const background = behind(el);
+  return { background: hex(background),
+           text: hex(over(parse(getComputedStyle(el).color), background)) };
+}"""
+)
+
+
+def page_colours(page: Page, selector: str) -> dict[str, str]:
+    """The opaque background behind the first element `selector` matches and its text's colour
+    composited over it, as #rrggbb: what a reader sees of the palette."""
+    found: dict[str, str] = page.locator(selector).first.evaluate(PAGE_COLOURS_JS)
+    return found
+
+
+# -- a box that scrolls shows it --------------------------------------------------------------
+
+SHADE_JS = (
+    """async ([png, side, box]) => {"""
+    + COLOUR_JS
+    + """
+  const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const context = canvas.getContext("2d");
+  context.drawImage(bitmap, 0, 0);
+  const { data } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+  const at = (x, y) => data.slice((y * bitmap.width + x) * 4, (y * bitmap.width + x) * 4 + 3);
+  // The line of pixels 2 px inside the side, along the side's whole length.
+  const line = [];
+  if (side === "left" || side === "right") {
+    const x = side === "left" ? 2 : box.width - 3;
+    for (let y = 0; y < box.height; y += 1) line.push(at(x, y));
+  } else {
+    const y = side === "top" ? 2 : box.height - 3;
+    for (let x = 0; x < box.width; x += 1) line.push(at(x, y));
+  }
+  const ratios = line.map((pixel) => ratio([...pixel], box.background)).sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)];
+}"""
+)
+# The box's visible part (inside its borders, without scroll bars), in the page, and the
+# opaque background behind it.
+VIEWPORT_OF_JS = (
+    """(el) => {"""
+    + COLOUR_JS
+    + """
+  const rect = el.getBoundingClientRect();
+  return { x: rect.left + el.clientLeft, y: rect.top + el.clientTop, width: el.clientWidth,
+           height: el.clientHeight, background: behind(el.parentElement) };
+}"""
+)
+SHADED = 1.5  # a shade this far from the background is seen (text is 4.5:1)
+
+
+def edge_shade(page: Page, locator: Locator) -> dict[str, float]:
+    """For each side of a box that scrolls: the median contrast, against the background behind
+    the box, of the line of pixels 2 px inside that side of its visible part (most of such a
+    line is background, not text). A box that shows it has more on a side shades that side;
+    a shade of SHADED or more is seen."""
+    box = locator.evaluate(VIEWPORT_OF_JS)
+    clip: Clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]}
+    png = base64.b64encode(page.screenshot(clip=clip, animations="disabled")).decode()
+    page_box = {"width": round(box["width"]), "height": round(box["height"])}
+    page_box["background"] = box["background"]
+    return {
+        side: float(page.evaluate(SHADE_JS, [png, side, page_box]))
+        for side in ("left", "right", "top", "bottom")
+    }

@@ -535,12 +535,18 @@ def trace_box(trace: Trace, decides: tuple[str, int] | None = None, of: str = ""
     )
 
 
-def run_page(result: str, trace: Trace, stylesheet: str, back: str, back_text: str) -> str:
+def run_page(
+    result: str, trace: Trace, stylesheet: str, back: str, back_text: str, theme: str, scope: str
+) -> str:
     """A run as a page of its own: what a duty's panel links to (run_link_html,
     render_trace_html's `rows_at`), for a reader with JavaScript off, and where the page's
     script takes the drawing and the trace from (the `.tk-run__result` box holds `result`, as
-    render_result_html writes it). No script, no inline style (the site's
-    Content-Security-Policy); `stylesheet` and `back` are relative to the page's own address."""
+    render_result_html writes it). No inline script or style (the site's
+    Content-Security-Policy); `stylesheet`, `back`, `theme` (the folder of the theme's palette
+    scripts, widgets/theme/) and `scope` (the site's root) are relative to the page's own
+    address. The palette is the reader's, as on every page of the site: the theme's two
+    scripts read the one the reader chose, which the theme keeps under the site's root; without
+    JavaScript the page is light, as every page is."""
     title = f"The run of {trace['scenario']} · Trafikist"
     policy = "default-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'"
     return (
@@ -550,8 +556,10 @@ def run_page(result: str, trace: Trace, stylesheet: str, back: str, back_text: s
         f"<title>{escape_text(title)}</title>"
         # No icon of its own: without this line the browser asks the site's root for one.
         '<link rel="icon" href="data:,">'
-        f'<link rel="stylesheet" href="{esc(stylesheet)}"></head>\n'
-        '<body><main class="md-typeset">'
+        f'<link rel="stylesheet" href="{esc(stylesheet)}">'
+        f'<script src="{esc(theme)}/md-globals.js" data-md-scope="{esc(scope)}"></script>'
+        "</head>\n"
+        f'<body><script src="{esc(theme)}/md-palette.js"></script><main class="md-typeset">'
         f"<h1>The run of {escape_text(trace['scenario'])} on the model</h1>\n"
         f'<p><a href="{esc(back)}">{escape_text(back_text)}</a></p>\n'
         f'<div class="tk-run__result">{result}</div>\n</main></body></html>\n'

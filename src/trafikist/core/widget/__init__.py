@@ -40,6 +40,8 @@ MODEL_FOLDER = "model"  # the wheel, the lock file and the scenarios as JSON
 # panel links to it, and the page's script takes the drawing and the trace from it when the
 # reader picks the duty, or opens the trace of the duty shown first.
 RUNS_FOLDER = "runs"
+# The theme's palette scripts (widgets/theme/, which overrides/ loads on every page).
+THEME_FOLDER = "theme"
 # The size of every file a first Run may fetch, for the page's progress bar; written with the
 # snapshot, whose size is known only once Node has made it.
 RUN_SIZES_FILE = "run-files.json"
@@ -188,6 +190,8 @@ class DutyWidget:
             stylesheet=relative_link(url, stylesheet_uri(self.assets_path)),
             back=back,
             back_text=f"Back to {page.title}",
+            theme=relative_link(url, f"{self.assets_path}/{THEME_FOLDER}/").rstrip("/"),
+            scope=relative_link(url, ""),
         )
         return SiteFile(url, content=text.encode())
 
