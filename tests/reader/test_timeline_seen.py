@@ -15,7 +15,14 @@ from playwright.sync_api import Page
 
 from support import MODULE_04
 from support.duties import duty_ids, open_trace, show_every_run
-from support.seen import View, assert_no_sideways_scroll, seen, text_problems
+from support.seen import (
+    SHADED,
+    View,
+    assert_no_sideways_scroll,
+    edge_shade,
+    seen,
+    text_problems,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -229,3 +236,37 @@ def test_the_trace_breaks_no_word_and_scrolls_in_its_own_box(
         assert_no_sideways_scroll(page, f"{duty}'s trace")
         problems = text_problems(page, f"#tk-duty-panel-{duty} .tk-trace")
         assert problems == [], "\n".join(problems)
+
+
+# Scroll each box that holds a trace's rows to `where` along `axis` (0: the start, 1: the end).
+SCROLL_TRACE = """([where, axis]) => document.querySelectorAll(".tk-trace__scroll")
+  .forEach((box) => {
+  if (axis === "x") box.scrollLeft = where * (box.scrollWidth - box.clientWidth);
+  else box.scrollTop = where * (box.scrollHeight - box.clientHeight);
+})"""
+
+
+def test_the_trace_shows_on_which_side_it_has_more(
+    reader: Callable[..., View], site_url: str, palette: str
+) -> None:
+    """On a phone the trace is wider than its box (its reply column lies off to the right) and
+    taller (it scrolls down), and a phone shows no scroll bar until the reader scrolls: the box
+    shades each side that has more, and only those, as the reader scrolls it."""
+    view = reader(site_url + MODULE_04, viewport="phone", palette=palette)
+    page = view.page
+    box = open_trace(page, duty_ids(page)[0])
+    size = box.evaluate(
+        "(el) => [el.scrollWidth - el.clientWidth, el.scrollHeight - el.clientHeight]"
+    )
+    assert size[0] > 0 and size[1] > 0, f"the trace fits its box on a phone: {size}"
+    page.evaluate(SCROLL_TRACE, [0, "y"])
+    for where, more in ((0, "right"), (0.5, "both"), (1, "left")):
+        page.evaluate(SCROLL_TRACE, [where, "x"])
+        shade = edge_shade(page, box)
+        shaded = [side for side in ("left", "right") if shade[side] >= SHADED]
+        wanted = ["left", "right"] if more == "both" else [more]
+        assert shaded == wanted, f"scrolled {where:.0%} across ({palette}): {shade}"
+        assert shade["bottom"] >= SHADED > shade["top"], f"at the top ({palette}): {shade}"
+    page.evaluate(SCROLL_TRACE, [1, "y"])
+    shade = edge_shade(page, box)
+    assert shade["top"] >= SHADED > shade["bottom"], f"at the bottom ({palette}): {shade}"
