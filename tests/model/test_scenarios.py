@@ -15,6 +15,7 @@ import yaml
 
 from support import MODEL_SCENARIOS, ROOT
 from trafikist.model import Simulation, run_scenario
+from trafikist.model_view.draw import summarize
 
 SCENARIOS = MODEL_SCENARIOS
 DUTY_SCENARIOS = {
@@ -297,3 +298,14 @@ def test_cli_reports_a_bad_scenario_in_one_line_and_exits_2(tmp_path: Path) -> N
     assert len(lines) == 1 and "Traceback" not in result.stderr
     assert "bad.yml: processes[1].wire: must be 4 or 6, got 5." in lines[0]
     assert "Fix:" in lines[0]
+
+
+def test_a_runs_caption_says_where_each_job_is_at_the_end() -> None:
+    """The line under a timeline counts the jobs in each place at the end of the run, done
+    included when a job got there: a run whose jobs were all worked said "schedule 0, pending 0,
+    active 0, dead 0", as if they had gone nowhere, while its done lane showed them."""
+    worked = summarize(run_scenario(load("promote-due.yml")))
+    assert worked.endswith("at the end: schedule 0, pending 0, active 0, dead 0, done 4."), worked
+    # A run in which no job is done names no done place (it draws no done lane).
+    stuck = summarize(run_scenario(load("promote-due.yml"), {"processes": []}))
+    assert stuck.endswith("at the end: schedule 4, pending 0, active 0, dead 0."), stuck

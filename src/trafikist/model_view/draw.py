@@ -606,7 +606,13 @@ def summarize(trace: Trace) -> str:
     steps = trace["steps"]
     clients = [name for name in clients_in_order(trace) if any(s["client"] == name for s in steps)]
     final = trace["final"]
-    places = ", ".join(f"{lane} {len(jobs_in(final, lane))}" for lane, _ in QUEUE_LANES[:4])
+    # Each place a job can wait in, and done when a job got there (its lane is drawn then):
+    # a run that ends with every job done says where they went.
+    places = ", ".join(
+        f"{lane} {len(jobs_in(final, lane))}"
+        for lane, _ in QUEUE_LANES
+        if lane != "done" or jobs_in(final, lane)
+    )
     by = f" by {', '.join(clients)}" if clients else ""
     text = (
         f"Ran {trace['scenario']}: {len(steps)} commands{by} in "
