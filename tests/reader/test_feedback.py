@@ -12,7 +12,7 @@ import pytest
 
 from support import MODULE_04
 from support.reader_states import bring_to
-from support.seen import View, assert_quiet, text_problems
+from support.seen import View, assert_no_sideways_scroll, assert_quiet, text_problems
 
 pytestmark = pytest.mark.browser
 
@@ -61,3 +61,56 @@ def test_every_text_of_the_questions_and_the_review_is_readable(
         assert_quiet(view)
     lines = [f"{path} ({palette}): {problem}" for path, ps in found.items() for problem in ps]
     assert not found, "\n".join(lines)
+
+
+# Each model's-choice mark seen whose sentence goes on with a stop, a comma or another mark of
+# punctuation right after it: that character's line, below the mark's own line.
+PUNCTUATION_AFTER = """() => {
+  const found = [];
+  for (const mark of document.querySelectorAll(".tk-choice__mark")) {
+    if (!mark.checkVisibility()) continue;
+    const text = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    text.currentNode = mark.lastChild || mark;
+    let node = text.nextNode();
+    // The next text a reader sees (empty anchors and the visually hidden pause skipped).
+    while (node && (!node.textContent.trim() || !node.parentElement.checkVisibility() ||
+                    node.parentElement.closest(".tk-visually-hidden"))) node = text.nextNode();
+    if (!node) continue;
+    const at = node.textContent.search(/\\S/);
+    if (!/[.,;:)?!]/.test(node.textContent[at])) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    const stop = range.getBoundingClientRect();
+    const shown = mark.getClientRects();
+    const last = shown[shown.length - 1];
+    const words = node.textContent.trim().slice(0, 30);
+    if (stop.top >= last.bottom - 1) found.push(`"${words}" after the mark at y=${last.top}`);
+  }
+  return found;
+}"""
+PAGES = (
+    MODULE_04,
+    "trafikist/04-blocking-timers-and-the-bus/01-who-moves-time-today/index.html",
+    "trafikist/04-blocking-timers-and-the-bus/02-the-blocking-claim/index.html",
+    "trafikist/04-blocking-timers-and-the-bus/03-the-native-bus/index.html",
+    REVIEW,
+)
+
+
+def test_no_line_begins_with_the_stop_after_a_models_choice_mark(
+    reader: Callable[..., View], site_url: str
+) -> None:
+    """On a phone a "model's choice" mark at the end of a line sent the full stop or the comma
+    after it to the next line, alone at its start (one or two a page at 390 px, in the prose
+    and in the questions' feedback): the mark keeps its punctuation on its line."""
+    found = []
+    for path in PAGES:
+        view = reader(site_url + path, viewport="phone")
+        for width in (390, 360):
+            view.page.set_viewport_size({"width": width, "height": 844})
+            found += [
+                f"{path} at {width} px: {where}" for where in view.page.evaluate(PUNCTUATION_AFTER)
+            ]
+        assert_no_sideways_scroll(view.page, path)
+    assert not found, "\n".join(found)
