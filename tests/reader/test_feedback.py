@@ -114,3 +114,22 @@ def test_no_line_begins_with_the_stop_after_a_models_choice_mark(
             ]
         assert_no_sideways_scroll(view.page, path)
     assert not found, "\n".join(found)
+
+
+def test_the_review_pages_questions_take_the_columns_width(
+    reader: Callable[..., View], site_url: str, viewport: str
+) -> None:
+    """Each question card of the review page starts and ends where the page's text does: the
+    theme indented them as a list's items, 30 px of a phone's 358."""
+    view = reader(site_url + REVIEW, viewport=viewport)
+    page = view.page
+    page.locator(".tk-review__last").first.wait_for()
+    text = page.locator(".md-content h1").bounding_box()  # a block: the column's width
+    assert text is not None
+    for card in page.locator(".tk-review__list section.tk-check").all()[:3]:
+        box = card.bounding_box()
+        assert box is not None
+        assert abs(box["x"] - text["x"]) <= 1, f"a card at x={box['x']}, the text at {text['x']}"
+        right, text_right = box["x"] + box["width"], text["x"] + text["width"]
+        assert abs(right - text_right) <= 1, f"a card ends at {right}, the text at {text_right}"
+    assert_quiet(view)
