@@ -7,14 +7,18 @@
 States: the page as loaded; for each kind of question (choice, number, order) before
 answering, after a wrong answer, after a sure but wrong answer, with the run shown and after a
 right answer (tests/support/reader_states.py); the duty widget with each duty picked and its
-trace open, after Run and after a Run with a control changed, and with JavaScript off (the
-first duty's trace, another duty, and the run's own page its link opens); the review page
-without a record, with one, asking before it clears and offering undo after; and each page with
-JavaScript off; "How we know" (issue 26): the switch on with its counts, a mark's popover
-open, a mark's popover from a question's feedback, a model step's row shown in the trace, and
-the foot's link with JavaScript off; the module's How we know page. Sizes: 390 and 1366 px
-wide; palettes: light and dark. A state whose page scrolls sideways says so in its label
-("WIDE 671 px").
+trace open, after Run and after a Run with a control changed, another duty picked after them,
+the run's own page as its link opens it, and with JavaScript off (the first duty's trace,
+another duty, and the run's own page its link opens); the review page without a record, with
+one, asking before it clears and offering undo after; and each page with JavaScript off; "How
+we know" (issue 26): the switch on with its counts, a mark's popover open, a mark's popover
+from a question's feedback, a model step's row shown in the trace, and the foot's link with
+JavaScript off; the module's How we know page. Sizes: 390 and 1366 px wide; palettes: light
+and dark, as the system asks for them (prefers-color-scheme), JavaScript off too. A state's
+label says what the reader should not see: a page that scrolls sideways ("WIDE 671 px"), or a
+page in the other palette than the system's ("the system asks for dark, the page is light":
+without JavaScript the theme's pages are light whatever the system asks, as the HTML marks
+the light palette and only the theme's script reads the system's).
 
 Without --site the course is built into a temporary folder first. The PNGs go to --out
 (default: a folder `trafikist-screens` in the system's temporary folder, outside the
@@ -39,7 +43,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from support import CHROMIUM, CHROMIUM_ARGS, ENGINES, MODULE_04, serve, site_or_build
 from support.duties import open_trace
 from support.reader_states import STATES, bring_to, kind_of, questions
-from support.seen import PALETTES, VIEWPORTS, open_view, sideways
+from support.seen import PALETTES, VIEWPORTS, open_view, page_colours, sideways
 
 DIVES = "trafikist/04-blocking-timers-and-the-bus"
 PAGES = (
@@ -66,10 +70,26 @@ class Shot:
 
 
 def label(page: Page) -> str:
+    """What the shot's label says beyond its state: the page scrolls sideways, or it shows the
+    other palette than the one the system asks for (the theme without JavaScript is light)."""
+    notes = []
     wide = sideways(page)
     if wide["scrollWidth"] > wide["clientWidth"]:
-        return f"WIDE {wide['scrollWidth']} px"
-    return ""
+        notes.append(f"WIDE {wide['scrollWidth']} px")
+    asked = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    shown = dark(page_colours(page, "body")["background"])
+    if asked != shown:
+        notes.append(
+            f"the system asks for {'dark' if asked else 'light'}, the page is "
+            f"{'dark' if shown else 'light'}"
+        )
+    return " · ".join(notes)
+
+
+def dark(colour: str) -> bool:
+    """Whether a #rrggbb colour is a dark palette's background."""
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return red + green + blue < 3 * 128
 
 
 def shoot_question(page: Page, question: Locator) -> bytes:
@@ -150,18 +170,22 @@ def javascript_off(browser: Browser, url: str, size: str, palette: str) -> list[
     return [shot]
 
 
-def a_record() -> str:
-    """A reader's record: a mistake made sure, one not yet right on a later day, one right."""
+def a_record(ids: list[str]) -> str:
+    """A reader's record of three of the review page's questions (`ids`, in its order, its
+    first when it has no record): the last answered right three days ago, the next answered
+    wrong and then right the same day, and the one after answered wrong yesterday, sure. With
+    the record the page asks the last first, then the middle one."""
     now = int(time.time() * 1000)
     day = 24 * 3600 * 1000
 
     def attempt(days: float, right: bool, sure: str | None) -> dict[str, object]:
         return {"at": now - int(days * day), "answer": 0, "right": right, "sure": sure}
 
+    keys = [id_.removeprefix("check-") for id_ in ids[1:4]]
     questions = {
-        "when-a-due-job-moves": [attempt(2, True, "think"), attempt(1, False, "sure")],
-        "one-beat-in-order": [attempt(1, False, None), attempt(1, True, "guess")],
-        "where-is-a-due-job": [attempt(3, True, "sure")],
+        keys[0]: [attempt(3, True, "sure")],
+        keys[1]: [attempt(1, False, None), attempt(1, True, "guess")],
+        keys[2]: [attempt(2, True, "think"), attempt(1, False, "sure")],
     }
     return json.dumps({"version": 2, "questions": questions})
 
@@ -170,8 +194,9 @@ def review_states(browser: Browser, url: str, size: str, palette: str) -> list[S
     view = open_view(browser, url, viewport=size, palette=palette)
     view.page.locator(".tk-review__last").first.wait_for()
     shots = [Shot("no record", palette, screen(view.page), label(view.page))]
+    record = a_record(questions(view.page))
     view.context.close()
-    view = open_view(browser, url, viewport=size, palette=palette, storage={STORE: a_record()})
+    view = open_view(browser, url, viewport=size, palette=palette, storage={STORE: record})
     page = view.page
     page.locator(".tk-review__last").first.wait_for()
     # The status line and the first questions, in the order the record gives them.
@@ -213,6 +238,10 @@ def widget_states(browser: Browser, url: str, size: str, palette: str) -> list[S
     page = view.page
     shots = []
     duties = page.locator(".tk-duty").evaluate_all("(all) => all.map((duty) => duty.dataset.duty)")
+    # Until the duty is picked, its panel links to its run's own page.
+    run_page = page.locator(f"#tk-duty-panel-{duties[-1]} .tk-run__file a").evaluate(
+        "(a) => a.href"
+    )
     for duty in duties:
         # Picked, its run and its trace's rows in place (from the run's own page), trace open.
         open_trace(page, duty)
@@ -231,6 +260,18 @@ def widget_states(browser: Browser, url: str, size: str, palette: str) -> list[S
         page.mouse.move(0, 0)
         png = shoot_panel(first)
         shots.append(Shot(f"widget · {duties[0]} · {state}", palette, png, label(page)))
+    # Another duty picked after a Run: the controls and the line under Run are that duty's.
+    page.locator(f"label[for=tk-duty-{duties[1]}]").click()
+    second = page.locator(f"#tk-duty-panel-{duties[1]}")
+    expect(second.locator(".tk-live")).to_be_visible()
+    page.mouse.move(0, 0)
+    png = shoot_panel(second)
+    shots.append(Shot(f"widget · after Run, {duties[1]} picked", palette, png, label(page)))
+    # The last duty's run on a page of its own, as a reader opens its link in a tab: in the
+    # palette the site shows.
+    page.goto(run_page)
+    png = page.screenshot(full_page=True, animations="disabled")
+    shots.append(Shot(f"widget · {duties[-1]}'s run page", palette, png, label(page)))
     problems = view.problems()
     view.context.close()
     if problems:
@@ -294,7 +335,7 @@ def evidence_states(browser: Browser, url: str, size: str, palette: str) -> list
         mark.scroll_into_view_if_needed()
         mark.focus()
         page.keyboard.press("Enter")
-        row_link = page.locator("#tk-evpop a.tk-evidence__row")
+        row_link = page.locator("#tk-evpop a.tk-evidence__row").first
         if row_link.count():
             shots.append(Shot("how we know · model step", palette, screen(page), label(page)))
             row_link.click()
@@ -388,7 +429,7 @@ def main() -> int:
                             shots += plain_states(browser, base + path, size, palette)
                         if "tk-evswitch" in (site / path).read_text(encoding="utf-8"):
                             shots += evidence_states(browser, base + path, size, palette)
-                        if "tk-duties" in (site / path).read_text(encoding="utf-8"):
+                        if 'class="tk-duties"' in (site / path).read_text(encoding="utf-8"):
                             shots += widget_states(browser, base + path, size, palette)
                             shots += widget_states_without_javascript(
                                 browser, base + path, size, palette
