@@ -99,6 +99,7 @@ class EvidenceStore:
     elsewhere: Callable[[], bool] | None = None
     # Pages whose verdicts the disk holds (found there, or kept by this build).
     _on_disk: set[str] = field(default_factory=set)
+    _kept: int = 0  # entries this build wrote
     _keys: dict[str, tuple[Page, PageKeys]] = field(default_factory=dict)
 
     def _keys_of(self, page: Page) -> PageKeys:
@@ -152,9 +153,12 @@ class EvidenceStore:
             return  # not checked here (a check broke): nothing to keep
         write_entry(keys.entry, pickle.dumps(tuple(verdicts), protocol=pickle.HIGHEST_PROTOCOL))
         self._on_disk.add(page.id)
+        self._kept += 1
 
     def prune(self) -> None:
-        if enabled():
+        """At most KEEP entries, the most recently used, once this build kept some: listing a
+        thousand entries costs more than a preview's rebuild spends on its checks."""
+        if enabled() and self._kept:
             prune(cache_folder(KIND), "*", KEEP)
 
     def evidence(self, page: Page) -> list[CheckedSentence]:

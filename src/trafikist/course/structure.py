@@ -222,9 +222,10 @@ class Course:
         while a written one remains. After the last written page, it is the next lesson in
         reading order, which its badge marks as planned (the seed's own pointer onwards)."""
         order = self.reading_order
-        if page not in order:
+        # By id, unique in a course: a Page's own == compares every field, page by page.
+        index = next((at for at, step in enumerate(order) if step.id == page.id), None)
+        if index is None:
             return None, None
-        index = order.index(page)
         previous = order[index - 1] if index > 0 else None
         later = order[index + 1 :]
         following = next((step for step in later if step.written), later[0] if later else None)
