@@ -47,27 +47,8 @@ if (section) {
     // A failed load is told on the press on Run (below), which asks again.
     section.addEventListener(type, (event) => load(event).catch(() => {}), { once: true, passive: true });
   }
-  // A Run pressed on an invalid form before the code arrived: the browser stops the press and
-  // tells the field, but the status line's "Not run: …" is widget.mjs's, which did not hear it.
-  // Once the code is there, the form is asked again, and widget.mjs says why.
-  const controls = section.querySelector(".tk-controls");
-  let askAgain = false; // once, however many fields were invalid
-  controls.addEventListener(
-    "invalid",
-    () => {
-      if (ready || askAgain) return;
-      askAgain = true;
-      load().then(
-        () => controls.reportValidity(),
-        () => {},
-      ).finally(() => {
-        askAgain = false;
-      });
-    },
-    true,
-  );
   // A Run pressed before the code arrived is held, then sent again once the code is there.
-  controls.addEventListener("submit", (event) => {
+  section.querySelector(".tk-controls").addEventListener("submit", (event) => {
     if (ready) return;
     event.preventDefault();
     section.setAttribute("aria-busy", "true"); // the run has begun; widget.mjs clears it
