@@ -152,6 +152,27 @@ def test_an_html_comment_in_a_why(project: Path) -> None:
 
 
 @pytest.mark.build
+@pytest.mark.parametrize("mark", ["<!-- trafikist:generated -->", "<!--/trafikist:generated-->"])
+def test_the_renderers_own_mark_in_prose(project: Path, mark: str) -> None:
+    """Between the renderer's two marks the engine passes the text as it is
+    (trafikist.course.markdown.generated_html): an author's page may hold neither."""
+    line = edit(project / DIVE_01, SECTION, f"{mark}\n\n{SECTION}")
+    assert_fails_with(
+        project,
+        f"{DIVE_01}:{line}: '{mark}' is the renderer's own mark around the HTML it writes, "
+        "and a page's text may not hold it: what follows would reach the page as it is. "
+        f"Fix: Delete the comment {HTML_GUIDE}.",
+    )
+
+
+@pytest.mark.build
+def test_the_renderers_own_mark_inside_a_fence_is_the_authors_example(project: Path) -> None:
+    fence = "```html\n<!-- trafikist:generated -->\n```\n\n"
+    edit(project / DIVE_01, SECTION, f"{fence}{SECTION}")
+    assert core_build(project) is None
+
+
+@pytest.mark.build
 def test_markup_the_course_writes_is_not_raw_html(project: Path) -> None:
     """What looks like a tag inside code, a marked span's expression or an autolink is the
     author's text, and builds: `<consumer>` in a Valkey quote, `<b>` in a code span."""

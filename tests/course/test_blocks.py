@@ -9,6 +9,8 @@ import textwrap
 import markdown
 import pytest
 
+from trafikist.course.markdown.generated_html import GENERATED_OPEN, generated_html
+
 EXTENSIONS = [
     "attr_list",
     "md_in_html",
@@ -132,3 +134,36 @@ def test_the_core_imports_no_engine(package: str) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False False"
+
+
+# -- the renderer's own HTML (trafikist.course.markdown.generated_html) ----------------------
+
+GENERATED_RUNS = [
+    '<header class="tk-header">\n<p class="tk-kicker">Module 04</p>\n'
+    '<h1 class="tk-title" id="m">Blocking &amp; timers</h1>\n</header>',
+    '<ol class="tk-how__list"><li><a href="#x">one</a> *not emphasis*</li><li>two</li></ol>',
+    '<nav class="tk-sections">\n<ol>\n<li><a href="#a">A</a></li>\n</ol>\n</nav>\n'
+    '<div class="tk-check" data-kind="choice"><p>Which?</p></div>',
+]
+
+
+@pytest.mark.parametrize("html", GENERATED_RUNS)
+def test_the_renderers_html_reaches_the_page_as_the_html_parser_would_pass_it(html: str) -> None:
+    """Marked, the HTML skips the engine's HTML block parser, and the page is the same."""
+    before, after = "Some *prose* first.", "## Then a section\n\nAnd more."
+    plain = render(f"{before}\n\n{html}\n\n{after}")
+    marked = render(f"{before}\n\n{generated_html(html)}\n\n{after}")
+    assert marked == plain
+    assert "trafikist:generated" not in marked
+
+
+def test_an_unclosed_mark_leaves_the_html_to_the_parser() -> None:
+    html = '<div class="tk-x"><p>kept</p></div>'
+    assert render(f"{GENERATED_OPEN}\n{html}") == f"{GENERATED_OPEN}\n{html}"
+
+
+def test_a_mark_inside_a_fence_is_code() -> None:
+    shown = generated_html("<b>x</b>")
+    html = render(f"```text\n{shown}\n```")
+    assert "&lt;!-- trafikist:generated --&gt;" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html

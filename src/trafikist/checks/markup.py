@@ -27,6 +27,7 @@ from pathlib import Path
 from trafikist.base.errors import CourseError, Problem
 from trafikist.checks.inputs import PageCheck, proving_nothing, source_file
 from trafikist.course import markup, questions, syntax
+from trafikist.course.markdown import generated_html
 from trafikist.course.sources import load_yaml_node, read_front_matter, texts_in
 from trafikist.course.structure import Kind, Page
 
@@ -41,7 +42,33 @@ def check_markup(page: Page) -> list[Problem]:
     for file, line_at, text, field in _texts(page):
         for problem in _problems(file, line_at, text, field):
             found.setdefault((str(problem.file), problem.line), problem)
+    for problem in _generated_marks(page):
+        found.setdefault((str(problem.file), problem.line), problem)
     return list(found.values())
+
+
+def _generated_marks(page: Page) -> Iterator[Problem]:
+    """The renderer's own mark in the page's body, outside fenced code: the engine would pass
+    what follows it as it is (trafikist.course.markdown.generated_html). A source comment
+    is prose's, so the prose the other rules read has none of them left."""
+    if page.kind is Kind.HOME or page.source is None or "trafikist:generated" not in page.body:
+        return
+    scanned = syntax.scan(page.body)
+    fenced = {
+        line
+        for fence in scanned.fences
+        for line in range(fence.first_line - 1, fence.first_line + len(fence.code) + 1)
+    }
+    for match in generated_html.MARK.finditer(page.body):
+        line = scanned.line_of(match.start())
+        if line not in fenced:
+            yield Problem(
+                page.source,
+                page.body_line + line,
+                f"'{match.group()}' is the renderer's own mark around the HTML it writes, and "
+                "a page's text may not hold it: what follows would reach the page as it is.",
+                f"Delete the comment ({GUIDE}).",
+            )
 
 
 CHECK = PageCheck(

@@ -28,6 +28,7 @@ from trafikist.course.evidence import CheckedSentence, ModelStep
 from trafikist.course.examples import RUN_ID, example_path, render_worked_example, run_stem
 from trafikist.course.how_we_know import HOW_WE_KNOW_BOOK_ID, how_we_know_page_id
 from trafikist.course.loader import ID_LINK, strings_in
+from trafikist.course.markdown.generated_html import generated_html
 from trafikist.course.markdown.registry_inline import CHOICES_PAGE_ID
 from trafikist.course.markup import SafeHtmlExtension, markdown_text
 from trafikist.course.questions import (
@@ -217,7 +218,10 @@ class Renderer:
         if "/// check" in body:
             asked = page_questions(page)
             body = replace_blocks(
-                body, lambda index: self.question_html(marked_question(asked[index], numbered))
+                body,
+                lambda index: generated_html(
+                    self.question_html(marked_question(asked[index], numbered))
+                ),
             )
         lede, rest = split_lede(body)
         rest, sections = with_heading_ids(rest)
@@ -225,19 +229,19 @@ class Renderer:
         how = self._how_we_know_of(page)
         parts = [
             front,
-            self._render("header.html.j2", page=page, evidence=bool(numbered)),
+            self._html("header.html.j2", page=page, evidence=bool(numbered)),
             self._render("lede.md.j2", lede=lede.strip()) if lede.strip() else "",
             # The review page is one list: it needs no nav of its sections.
-            self._render("sections.html.j2", sections=sections)
+            self._html("sections.html.j2", sections=sections)
             if sections and page.kind is not Kind.REVIEW
             else "",
             rest.strip() + "\n",
-            self._render("how_we_know_link.html.j2", target=how) if how is not None else "",
+            self._html("how_we_know_link.html.j2", target=how) if how is not None else "",
         ]
         if page.kind is Kind.DIVE:
             previous, following = self.course.neighbours(page)
             parts.append(
-                self._render("dive_nav.html.j2", page=page, previous=previous, next=following)
+                self._html("dive_nav.html.j2", page=page, previous=previous, next=following)
             )
         return unmask_fences("\n".join(part for part in parts if part), fences)
 
@@ -460,6 +464,11 @@ class Renderer:
     def _render(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(**context)
 
+    def _html(self, template: str, **context: Any) -> str:
+        """A template of whole HTML elements, marked as the renderer's own (the engine
+        stashes it whole: trafikist.course.markdown.generated_html)."""
+        return generated_html(self._render(template, **context))
+
     # -- Links ----------------------------------------------------------------------------
 
     def backlinks(self, target: Page) -> list[Page]:
@@ -608,7 +617,7 @@ def _yaml_string(text: str) -> str:
 
 def _duties(renderer: Renderer, page: Page) -> str:
     duties = renderer.shown_duties(page)
-    return renderer._render("duties.html.j2", page=page, duties=duties, live=None)
+    return renderer._html("duties.html.j2", page=page, duties=duties, live=None)
 
 
 def _unmarked_place(sentence: CheckedSentence) -> str:
@@ -628,13 +637,13 @@ def _row_order(trace: Trace) -> list[tuple[str, int]]:
 
 
 def _dive_cards(renderer: Renderer, page: Page) -> str:
-    return renderer._render("dive_cards.html.j2", page=page)
+    return renderer._html("dive_cards.html.j2", page=page)
 
 
 def _up_next(renderer: Renderer, page: Page) -> str:
     previous, following = renderer.course.neighbours(page)
     texts = marked_up_next(page.meta.get("up_next") or {}, renderer.numbered(page))
-    return renderer._render(
+    return renderer._html(
         "up_next.html.j2", page=page, previous=previous, next=following, texts=texts
     )
 
@@ -648,7 +657,7 @@ def _review(renderer: Renderer, page: Page) -> str:
         (question, renderer.question_html(question, on_review=True))
         for question in course_questions(renderer.course)
     ]
-    return renderer._render("review.html.j2", entries=entries)
+    return renderer._html("review.html.j2", entries=entries)
 
 
 def _how_we_know(renderer: Renderer, page: Page) -> str:
@@ -665,7 +674,11 @@ def _how_we_know(renderer: Renderer, page: Page) -> str:
     shown = {each.id: renderer._shown_evidence(each) for each in pages}
     version = renderer._valkey_version()
     counts = census(sentence for _, sentence, _ in found)
-    parts = [f'<p class="tk-how__counts">{html.escape(counts_text(counts, version))}.</p>']
+    parts = [
+        generated_html(
+            f'<p class="tk-how__counts">{html.escape(counts_text(counts, version))}.</p>'
+        )
+    ]
     groups = [(kind.key, kind.name, kind.key) for kind in kinds(version)]
     groups.append(("own", "The seed's own words", "seed"))
     # Each sentence's kinds once, not once a group.
@@ -683,7 +696,7 @@ def _how_we_know(renderer: Renderer, page: Page) -> str:
             renderer.how_we_know_entry(each, sentence, entry, shown_kind, shown[each.id])
             for each, sentence, entry in chosen
         )
-        parts.append(f'<ol class="tk-how__list">{items}</ol>')
+        parts.append(generated_html(f'<ol class="tk-how__list">{items}</ol>'))
     return "\n\n".join(parts) + "\n"
 
 

@@ -19,6 +19,7 @@ from markdown.preprocessors import Preprocessor
 from pymdownx.blocks import BlocksExtension
 from pymdownx.blocks.block import Block, type_string, type_string_in
 
+from trafikist.course.markdown import generated_html
 from trafikist.course.markdown.without_plugin import refuse_without_the_plugin
 
 # A source comment (`<!-- seed: "…" -->`) is for the build and the author, not the reader; a
@@ -143,6 +144,7 @@ class CourseBlocksExtension(BlocksExtension):
         # After fenced code is stashed (25), so a code block that shows a comment keeps it, and
         # before the HTML block preprocessor (20), which would keep a comment as raw HTML.
         md.preprocessors.register(SourceCommentPreprocessor(md), "trafikist-source-comments", 22)
+        generated_html.register(md)
 
 
 def makeExtension(*args: Any, **kwargs: Any) -> CourseBlocksExtension:
