@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from trafikist.core.cache import files_signature
-from trafikist.core.preview import ERROR_TITLE, RELOAD_SCRIPT
+from trafikist.core.preview import ERROR_TITLE, PREVIEW_STYLE, RELOAD_SCRIPT
 from trafikist.zensical_adapter.preview import PreviewServer, watch
 
 
@@ -53,6 +53,10 @@ def test_pages_load_the_reload_client_and_a_new_build_replaces_the_old(
     assert get(server.url + "nowhere/")[0] == 404
     status, client = get(server.url + RELOAD_SCRIPT)
     assert status == 200 and "location.reload()" in client
+    # The error message's look: the preview's pages load it, the readers' stylesheet does not.
+    assert f'<link rel="stylesheet" href="/{PREVIEW_STYLE}">' in page
+    status, style = get(server.url + PREVIEW_STYLE)
+    assert status == 200 and ".md-typeset .tk-build-error {" in style
     # The client's long poll answers as soon as a newer build is in place.
     answer: list[str] = []
     poll = threading.Thread(

@@ -7,7 +7,9 @@ Both engines' previews reload a page with the same client, a file of the site's 
 the site's Content-Security-Policy allows where an inline script is blocked: every HTML page
 loads `/__trafikist/reload.js`, which waits on a poll address and reloads the page when a new
 build is in place (`with_reload`). The MkDocs adapter points it at `mkdocs serve`'s own reload
-endpoint; the Zensical adapter's preview server answers it itself.
+endpoint; the Zensical adapter's preview server answers it itself. The error message's look,
+`/__trafikist/preview.css`, comes the same way: the preview's pages alone load it, and the
+readers' stylesheet does not carry it (module 04's page has a weight budget).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ERROR_TITLE = "The course does not build"
 ERROR_CLASS = "tk-build-error"
 FIX_NOTE = "Fix the file named below and save it: this page reloads by itself."
 RELOAD_SCRIPT = "__trafikist/reload.js"  # under the site's root, in both engines' previews
+PREVIEW_STYLE = "__trafikist/preview.css"  # likewise
 # Asks `data-poll` (which answers once a newer build is in place, or after a while) and reloads
 # the page when the answer differs from the build it was served from (`data-build`). A page
 # that shows a failed build's message starts at the top, where the message is; the next good
@@ -54,8 +57,30 @@ RELOAD_CLIENT = (
     "}\n"
     "wait();\n"
 )
-# The error block's look is the site's stylesheet's (`.tk-build-error`, widgets/theme/): the
-# pages' policy refuses inline styles. The standalone page, which has neither, carries these.
+# The error block's look on a page of the theme, first on the page in either palette (served at
+# PREVIEW_STYLE: the pages' policy refuses inline styles). The last good page, its content
+# replaced by the message, loses its table of contents, which would name sections that are no
+# longer there.
+PREVIEW_CSS = """\
+.md-typeset .tk-build-error {
+  margin: 1em 0;
+  padding: 0.8em 1.2em;
+  border: 2px solid #c62828;
+  border-radius: 4px;
+  background: #fff5f5;
+  color: #3b0a0a;
+}
+[data-md-color-scheme="slate"] .md-typeset .tk-build-error {
+  border-color: #ef9a9a;
+  background: #2b1113;
+  color: #ffe4e4;
+}
+.md-typeset .tk-build-error p { margin: 0 0 0.5em; }
+.md-typeset .tk-build-error ul { margin: 0; padding-left: 1.2em; white-space: pre-wrap; }
+.md-typeset .tk-build-error code { background: none; color: inherit; word-break: break-word; }
+body[data-tk-build-error] .md-sidebar--secondary { display: none; }
+"""
+# The standalone page, which has neither the theme nor its policy, carries these.
 STANDALONE_STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
     ".tk-build-error{border:2px solid #c62828;border-radius:4px;padding:.8em 1.2em;"
@@ -67,9 +92,16 @@ ARTICLE = re.compile(r"(<article\b[^>]*>)(.*?)(</article>)", re.S)
 
 
 def with_reload(page: str, root: str, poll: str, build: str) -> str:
-    """A page that loads the reload client (a file of the site's origin, which the page's
-    policy allows, where an inline script would be blocked)."""
+    """A page that loads the reload client and the error message's look (files of the site's
+    origin, which the page's policy allows, where an inline script or style would be
+    blocked)."""
+    style = f'<link rel="stylesheet" href="{root}{PREVIEW_STYLE}">'
     tag = f'<script src="{root}{RELOAD_SCRIPT}" data-poll="{poll}" data-build="{build}"></script>'
+    at = page.find("</head>")
+    if at < 0:
+        tag = style + tag
+    else:
+        page = page[:at] + style + page[at:]
     at = page.rfind("</body>")
     return page + tag if at < 0 else page[:at] + tag + page[at:]
 

@@ -282,10 +282,11 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
         return self._site_files(files, config, site_files)
 
     def _site_files(self, files: Files, config: MkDocsConfig, site_files: list[SiteFile]) -> Files:
-        """The site's own files, and under serve the reload client, which the pages' policy
-        allows (on_serve)."""
+        """The site's own files, and under serve the reload client and the error message's
+        look, which the pages' policy allows (on_serve)."""
         if self.serving:
             files.append(File.generated(config, errors.RELOAD_SCRIPT, content=errors.RELOAD_CLIENT))
+            files.append(File.generated(config, errors.PREVIEW_STYLE, content=errors.PREVIEW_CSS))
         for site_file in site_files:
             if site_file.content is not None:
                 files.append(File.generated(config, site_file.uri, content=site_file.content))

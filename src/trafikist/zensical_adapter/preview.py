@@ -18,6 +18,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from trafikist.core.preview import (
+    PREVIEW_CSS,
+    PREVIEW_STYLE,
     RELOAD_CLIENT,
     RELOAD_SCRIPT,
     error_page,
@@ -99,6 +101,8 @@ class _Handler(SimpleHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == f"/{RELOAD_SCRIPT}":
             return self._send(RELOAD_CLIENT.encode(), "text/javascript")
+        if path == f"/{PREVIEW_STYLE}":
+            return self._send(PREVIEW_CSS.encode(), "text/css")
         if path == BUILD_ENDPOINT:
             after = self.path.partition("after=")[2]
             return self._send(str(self.preview.wait_for_build(after)).encode(), "text/plain")
