@@ -162,6 +162,7 @@ class MarkdownCache:
     """Each course page's Markdown across preview rebuilds, by what the renderer reads."""
 
     kept: dict[str, tuple[str, object]] = field(default_factory=dict)
+    finished: dict[str, tuple[str, object]] = field(default_factory=dict)  # finalize_html's
     bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     course_key: str = ""
 
@@ -179,8 +180,10 @@ class MarkdownCache:
         """The page's Markdown, kept when its own text, duties and scenarios, worked example
         and (for a planned page, whose "Linked from" list reads them) the other pages' text
         are unchanged."""
-        if not caches_enabled() or page.source is None:
+        if not caches_enabled():
             return render()
+        if page.source is None:
+            return self._generated_page(page, pages, render)
         parts: list[object] = [self.course_key, page.id, page.body, page.meta, repr(page.duties)]
         if page.duties and page.scenarios_folder is not None:
             parts.append(files_signature([page.scenarios_folder]))
@@ -196,3 +199,33 @@ class MarkdownCache:
         markdown = render()
         put(self.kept, page.id, key, markdown)
         return markdown
+
+    def _generated_page(self, page: Page, pages: list[Page], render: Callable[[], str]) -> str:
+        """A page the build writes for a module (its How we know), kept while no file of the
+        module's folder changed: its sentences, their checks' sources (duties, scenarios,
+        transcripts) and so its evidence all lie there, or among this build's inputs."""
+        module = next((p for p in pages if p.id == page.meta.get("module")), None)
+        if module is None or module.source is None:
+            return render()
+        folder = module.source.parent
+        key = digest(self.course_key, page.id, page.body, page.meta, files_signature([folder]))
+        kept = self.kept.get(page.id)
+        if kept is not None and kept[0] == key:
+            return str(kept[1])
+        markdown = render()
+        put(self.kept, page.id, key, markdown)
+        return markdown
+
+    def finalized(self, name: str, html: str, finalize: Callable[[], str]) -> str:
+        """A page's HTML with its id: links resolved and its badges (Renderer.finalize_html):
+        the same for the same HTML in a course whose pages' addresses, titles and statuses
+        (course_key) are the same."""
+        if not caches_enabled():
+            return finalize()
+        key = digest(self.course_key, html)
+        kept = self.finished.get(name)
+        if kept is not None and kept[0] == key:
+            return str(kept[1])
+        finished = finalize()
+        put(self.finished, name, key, finished)
+        return finished

@@ -275,9 +275,15 @@ class CourseBuild:
         """Resolve id: links and add status badges; a hand-written page's unknown id is
         reported against its file (`source`)."""
         assert self.site is not None
+        renderer = self.site.renderer
         try:
             with self._reading(source):
-                return self.site.renderer.finalize_html(html, page)
+                if not self.preview:
+                    return renderer.finalize_html(html, page)
+                name = page.id if isinstance(page, Page) else page
+                return self.markdown.finalized(
+                    name, html, lambda: renderer.finalize_html(html, page)
+                )
         except CourseError as error:
             problem = error.problems[0]
             raise CourseError.at(source, None, problem.what, problem.fix) from None

@@ -50,7 +50,9 @@ def serve(project: Project, address: tuple[str, int]) -> int:
             return
         old = server.publish(target)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            # The reader already has the new site; removing the old one waits on the disk
+            # (a few tenths of a second), which the next save need not wait for.
+            threading.Thread(target=shutil.rmtree, args=(old, True), daemon=True).start()
         print(f"INFO     -  Built; serving {server.url}", file=sys.stderr)
 
     stop = threading.Event()
