@@ -211,3 +211,90 @@ def test_the_how_we_know_page_counts_the_census(site: Site) -> None:
     }
     assert len(back) == marked
     assert any("#check-" in link["href"] for link in soup.select("a.tk-how__where"))
+
+
+def test_a_pages_title_and_summary_are_marked_in_its_header(site: Site) -> None:
+    """A written page's summary is a checked sentence of it (module 04's and dive 01's follow
+    from the seed): its header holds the summary with its mark, hidden until the switch is
+    on; the mark is numbered first, and its evidence quotes the seed."""
+    summaries = 0
+    for page in module_04_pages(site):
+        numbered = site.renderer.numbered(page)
+        header = page_html(site, page).select_one("header.tk-header")
+        assert header is not None
+        shown = header.select_one(".tk-header__summary")
+        checked = [e for e in numbered if e.sentence.anchor.startswith("meta:summary:")]
+        if not checked:
+            assert shown is None, page.id
+            continue
+        summaries += 1
+        assert shown is not None and shown.has_attr("hidden"), page.id
+        assert " ".join(shown.get_text().split()) == " ".join(
+            BeautifulSoup(site.renderer.inline_markdown(page.summary), "html.parser")
+            .get_text()
+            .split()
+        )
+        assert [i["id"] for i in shown.select("i[id]")] == [e.mark_id for e in checked]
+        assert checked[0].number == 1
+        evidence = marks_of(site, page)[str(checked[0].number)]
+        assert evidence.select('li[data-kind="seed"] q'), page.id
+    assert summaries == 2  # module 04's and dive 01's
+
+
+def test_the_switches_counts_add_up_to_the_how_we_know_census(site: Site) -> None:
+    """Each page's switch counts every checked sentence of it, its title and summary
+    included, so the pages' counts add up to the module's "How we know" census, kind by
+    kind."""
+    assert site.renderer.evidence is not None
+    pages = module_04_pages(site)
+    everything = census(s for each in pages for s in site.renderer.evidence(each))
+    added: dict[str, int] = {}
+    for page in pages:
+        numbered = site.renderer.numbered(page)
+        if not numbered:
+            continue
+        counts = census(entry.sentence for entry in numbered)
+        data = site.renderer.evidence_data(page)
+        assert data is not None
+        assert data["counts"] == counts_text(counts, site.renderer.valkey.version)  # type: ignore[union-attr]
+        for kind, count in counts.items():
+            added[kind] = added.get(kind, 0) + count
+    assert added == everything
+    assert any(
+        entry.sentence.anchor.startswith("meta:summary:")
+        for page in pages
+        for entry in site.renderer.numbered(page)
+    )
+
+
+TITLE_CLAIM = "[EMQ.PROMOTE is a write command]{claim: EMQ.PROMOTE.flags = write}"
+
+
+def test_a_title_whose_proof_changes_shows_the_new_evidence(tmp_path: Path) -> None:
+    """A title that carries a claim shows its words, its mark at its end (sentence 1), and the
+    claim's evidence; the claim changed, the mark shows the new evidence."""
+    modules, _ = copy_tree(tmp_path)
+    source = modules / MODULE
+    text = source.read_text()
+    source.write_text(text.replace("title: The sweeps", f'title: "{TITLE_CLAIM}"', 1))
+
+    def title_and_evidence() -> tuple[str, list[str], str]:
+        site = load_site(modules, base_dir=tmp_path, strict=False)
+        page = next(page for page in site.pages() if page.source == source)
+        title = page_html(site, page).select_one("h1.tk-title")
+        assert title is not None
+        return (
+            title.get_text(),
+            [i["id"] for i in title.select("i[id]")],
+            html.unescape(" ".join(marks_of(site, page)["1"].get_text(" ").split())),
+        )
+
+    words, marks, evidence = title_and_evidence()
+    assert words == "EMQ.PROMOTE is a write command"
+    assert marks == ["tk-m1"]
+    assert "EMQ.PROMOTE · flags = write" in evidence, evidence
+    source.write_text(source.read_text().replace("PROMOTE.flags = write}", "PROMOTE.arity = 6}"))
+    words, marks, evidence = title_and_evidence()
+    assert marks == ["tk-m1"]
+    assert "EMQ.PROMOTE · arity = 6" in evidence, evidence
+    assert "flags" not in evidence

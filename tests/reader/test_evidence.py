@@ -13,12 +13,13 @@ of it opens the same evidence (its copies keep no id: every id on the page stays
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from support import MODULE_04, serve
+from support import MODULE_04, copy_project, serve, site_build
 from support.gates import describe_violations, link_tree, run_axe
 from support.reader_states import bring_to, check, give
 from support.seen import (
@@ -331,6 +332,157 @@ def test_without_javascript_the_foot_leads_to_every_checked_sentence(
     assert len(numbered) == marked
     assert any("#check-" in href and "explanation" in text for href, text in entries)
     assert back
+
+
+def test_without_javascript_the_summarys_entry_leads_to_its_mark(
+    reader: Callable[..., View], site_url: str, built_site: Path
+) -> None:
+    """The module's summary is a checked sentence of its page: its entry on the "How we know"
+    page names its number and leads to its mark, in the page's header."""
+    view = reader(site_url + HOW, viewport="phone", javascript=False)
+    page = view.page
+    # Under "The published module" (and under "The seed's own words" when it is).
+    words = "Trafikist · module 04, sentence 1, its summary"
+    entries = page.locator("a.tk-how__where").filter(has_text=re.compile(f"^{words}$"))
+    assert entries.count() >= 1
+    entry = entries.first
+    entry.scroll_into_view_if_needed()
+    assert seen(entry) == [True]
+    entry.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(MODULE_04.removesuffix("index.html") + "#tk-m1"), page.url
+    assert page.locator("header.tk-header .tk-header__summary i#tk-m1").count() == 1
+    assert_no_sideways_scroll(page, "module 04 at its summary's mark, without JavaScript")
+    back = page.locator(".tk-howlink a")
+    back.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(HOW.removesuffix("index.html"))
+
+
+SUMMARY = "header.tk-header .tk-header__summary"
+SUMMARY_WORDS = """(summary) => {
+  const copy = summary.cloneNode(true);
+  for (const mark of copy.querySelectorAll(".tk-mark")) mark.remove();
+  return copy.textContent;
+}"""
+
+
+def test_the_summary_shows_under_the_title_with_its_mark(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    """Module 04's summary (what the course's lists show for it) follows from the seed: with
+    the switch on it stands under the title with its mark, sentence 1, whose popover quotes
+    the seed; off, it is gone again."""
+    view = reader(site_url + MODULE_04, viewport=viewport, palette=palette)
+    page = view.page
+    summary = page.locator(SUMMARY)
+    assert_unseen(summary, "the summary with the switch off")
+    turn_on(view)
+    assert seen(summary) == [True]
+    described = page.locator('meta[name="description"]').get_attribute("content")
+    assert summary.evaluate(SUMMARY_WORDS) == described
+    mark = summary.locator(MARK)
+    assert mark.count() == 1 and mark.get_attribute("id") == "tk-m1"
+    assert seen(mark) == [True]
+    assert_focus_visible(page, mark, "the summary's mark")
+    mark.focus()
+    page.keyboard.press("Enter")
+    popover = page.locator(POPOVER)
+    popover.wait_for()
+    assert "How we know · sentence 1" in popover.inner_text()
+    quotes = popover.locator(".tk-evidence__lines > li[data-kind=seed] q").all_inner_texts()
+    assert quotes and described is not None and described.rstrip(".") in quotes[0], quotes
+    box = popover.bounding_box()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    problems = text_problems(page, ".tk-header, #tk-evpop")
+    assert not problems, "\n".join(problems)
+    assert_no_sideways_scroll(page, "the summary's popover open")
+    if viewport == "desktop":
+        violations = run_axe(page)
+        assert not violations, "\n".join(describe_violations(violations))
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") == "tk-m1"
+    page.locator(SWITCH).focus()
+    page.keyboard.press("Enter")
+    assert_unseen(summary, "the summary with the switch off again")
+    assert_quiet(view)
+
+
+# Module 04's title, with a claim: a title is checked as the page's text is.
+TITLE_WORDS = "The sweeps are write commands"
+TITLE = f"[{TITLE_WORDS}]{{claim: EMQ.PROMOTE.flags = write; EMQ.STALLED.CHECK.flags = write}}"
+
+
+@pytest.fixture(scope="module")
+def titled_site(engine: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The course with module 04's title holding a claim, built by the engine under test."""
+    project = copy_project(tmp_path_factory.mktemp("titled") / "project")
+    source = next((project / "modules").glob("04-*/module.md"))
+    text = source.read_text(encoding="utf-8")
+    old = "title: Blocking, timers and the bus\n"
+    assert old in text
+    source.write_text(text.replace(old, f'title: "{TITLE}"\n', 1), encoding="utf-8")
+    result = site_build(engine, project, project / "site")
+    assert result.returncode == 0, result.stderr
+    with serve(project / "site") as base:
+        yield base
+
+
+def test_a_titles_mark_opens_its_evidence(
+    reader: Callable[..., View], titled_site: str, viewport: str, palette: str
+) -> None:
+    """A title with a claim shows its words, and with the switch on its mark (sentence 1,
+    before the summary's) opens the claim's rows; no sideways scroll at 390 px."""
+    view = reader(titled_site + MODULE_04, viewport=viewport, palette=palette)
+    page = view.page
+    title = page.locator("h1.tk-title")
+    assert title.inner_text() == TITLE_WORDS
+    assert title.locator("i#tk-m1").count() == 1
+    turn_on(view)
+    mark = title.locator(MARK)
+    assert mark.count() == 1 and mark.get_attribute("id") == "tk-m1"
+    assert seen(mark) == [True]
+    assert page.locator(f"{SUMMARY} {MARK}").get_attribute("id") == "tk-m2"
+    assert_focus_visible(page, mark, "the title's mark")
+    mark.focus()
+    page.keyboard.press("Enter")
+    popover = page.locator(POPOVER)
+    popover.wait_for()
+    assert "How we know · sentence 1" in popover.inner_text()
+    lines = popover.locator(".tk-evidence__lines > li[data-kind=registry]").all_inner_texts()
+    assert [" ".join(line.split()) for line in lines] == [
+        "EMQ.PROMOTE · flags = write",
+        "EMQ.STALLED.CHECK · flags = write",
+    ], lines
+    box = popover.bounding_box()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    problems = text_problems(page, ".tk-header, #tk-evpop")
+    assert not problems, "\n".join(problems)
+    assert_no_sideways_scroll(page, "the title's popover open")
+    if viewport == "desktop":
+        violations = run_axe(page)
+        assert not violations, "\n".join(describe_violations(violations))
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") == "tk-m1"
+    assert_quiet(view)
+
+
+def test_without_javascript_the_titles_entry_leads_to_its_mark(
+    reader: Callable[..., View], titled_site: str
+) -> None:
+    view = reader(titled_site + HOW, viewport="phone", javascript=False)
+    page = view.page
+    entry = page.locator("a.tk-how__where", has_text="its title")
+    assert entry.all_inner_texts() == ["Trafikist · module 04, sentence 1, its title"]
+    sentence = entry.locator("xpath=..")
+    assert TITLE_WORDS in sentence.inner_text()
+    entry.click()
+    page.wait_for_load_state()
+    assert page.url.endswith("#tk-m1"), page.url
+    assert page.locator("h1.tk-title i#tk-m1").count() == 1
+    assert_no_sideways_scroll(page, "module 04 at its title's mark, without JavaScript")
 
 
 def test_how_we_know_is_out_of_the_navigation_and_the_search(built_site: Path) -> None:

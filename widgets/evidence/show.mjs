@@ -68,6 +68,7 @@ export async function start(box, say) {
   evidence = await loaded;
   if (!isOn()) return;
   upgrade(evidence.marks);
+  summaries(true);
   annotate();
   // A duty's trace rows come when the reader opens the trace or picks the duty (widgets/duty):
   // each deciding row lists its sentences once it is there.
@@ -82,7 +83,14 @@ export async function start(box, say) {
 
 export function stop(say) {
   close(false);
+  summaries(false);
   say("");
+}
+
+// The page's summary (header.html.j2) stands under its title, with its marks, while the switch
+// is on: the course's lists show it, the page nowhere else.
+function summaries(shown) {
+  for (const summary of document.querySelectorAll(".tk-header__summary")) summary.hidden = !shown;
 }
 
 function place(mark) {

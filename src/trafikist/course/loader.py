@@ -40,6 +40,7 @@ from trafikist.course.structure import (
     Status,
     scenario_file,
 )
+from trafikist.course.syntax import strip_claims
 from trafikist.model import Scenario, ScenarioError
 
 COURSE_FILE = "course.yml"
@@ -247,7 +248,9 @@ def _page_from_file(path: Path, kind: Kind, book: Book, site_path: str) -> Page:
     return Page(
         id=front.id,
         kind=kind,
-        title=front.title,
+        # The title shows as text: a marked span shows its words (its claim is checked from
+        # the front matter, `meta`, and its evidence shown at the title's end).
+        title=strip_claims(front.title),
         summary=front.summary,
         status=status,
         book=book,

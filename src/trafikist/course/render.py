@@ -54,6 +54,7 @@ from trafikist.course.shown_evidence import (
     kinds_of,
     marked_body,
     marked_duties,
+    marked_header,
     marked_question,
     marked_up_next,
     number,
@@ -229,7 +230,7 @@ class Renderer:
         how = self._how_we_know_of(page)
         parts = [
             front,
-            self._html("header.html.j2", page=page, evidence=bool(numbered)),
+            self._header(page, numbered),
             self._render("lede.md.j2", lede=lede.strip()) if lede.strip() else "",
             # The review page is one list: it needs no nav of its sections.
             self._html("sections.html.j2", sections=sections)
@@ -244,6 +245,16 @@ class Renderer:
                 self._html("dive_nav.html.j2", page=page, previous=previous, next=following)
             )
         return unmask_fences("\n".join(part for part in parts if part), fences)
+
+    def _header(self, page: Page, numbered: list[Numbered]) -> str:
+        title_marks, summary = marked_header(page, numbered)
+        return self._html(
+            "header.html.j2",
+            page=page,
+            evidence=bool(numbered),
+            title_marks=title_marks,
+            summary=summary,
+        )
 
     def question_html(self, question: Question, on_review: bool = False) -> markupsafe.Markup:
         """A question of "Check yourself", as the reader meets it (check.html.j2); `on_review`,
@@ -333,13 +344,15 @@ class Renderer:
     def _numbered_now(
         self, page: Page, evidence: Callable[[Page], list[CheckedSentence]]
     ) -> list[Numbered]:
-        # A page's title and summary are its labels (the header, the navigation, a card), not
-        # its prose: their evidence is on the module's "How we know" page.
-        shown = [
-            sentence
-            for sentence in evidence(page)
-            if not sentence.anchor.startswith(("meta:title:", "meta:summary:"))
-        ]
+        # A written page's title and summary are marked in its header; the home page and a
+        # planned page show no switch (their evidence is on no page).
+        shown = evidence(page)
+        if page.kind is Kind.HOME or page.status is not Status.BUILT:
+            shown = [
+                sentence
+                for sentence in shown
+                if not sentence.anchor.startswith(("meta:title:", "meta:summary:"))
+            ]
         return number(page, shown)
 
     def shown_duties(self, page: Page) -> list[Duty]:
@@ -428,12 +441,13 @@ class Renderer:
         if entry is not None and entry.marked and ":why:" in sentence.anchor:
             # An explanation shows in the question's feedback (a copy, no id): the question.
             question = sentence.anchor.split(":")[1]
-            where = f", sentence {entry.number}{_unmarked_place(sentence)}"
+            where = f", sentence {entry.number}{_place(sentence)}"
             target = f"id:{page.id}#check-{question}"
         elif entry is not None and entry.marked:
-            where, target = f", sentence {entry.number}", f"id:{page.id}#{entry.mark_id}"
+            where = f", sentence {entry.number}{_place(sentence)}"
+            target = f"id:{page.id}#{entry.mark_id}"
         else:
-            where, target = _unmarked_place(sentence), f"id:{page.id}"
+            where, target = _place(sentence), f"id:{page.id}"
         where = page.kicker + where
         lines = "".join(shown.line(item) for item in sentence.evidence if kind_of(item) == kind)
         return (
@@ -620,8 +634,9 @@ def _duties(renderer: Renderer, page: Page) -> str:
     return renderer._html("duties.html.j2", page=page, duties=duties, live=None)
 
 
-def _unmarked_place(sentence: CheckedSentence) -> str:
-    """Where a sentence with no mark stands on its page, as the "How we know" page says it."""
+def _place(sentence: CheckedSentence) -> str:
+    """Where a sentence stands on its page when its number alone does not say it, as the "How
+    we know" page says it."""
     if ":why:" in sentence.anchor:
         return ", a question's explanation"
     if sentence.anchor.startswith("meta:title:"):

@@ -5,8 +5,12 @@ words beside it) gets a number in reading order and a mark after it in the text:
 element that holds its place (`<i id="tk-m12"></i>`). The page's evidence, one kind per line
 for each number, is a file of its own (`page_data`, written by the build beside the page's
 scripts), which the page's script loads when the reader first turns the switch "How we know"
-on; it then makes each mark a button that opens its evidence in a popover. Module 04's page has
-a weight budget: before the switch, the page carries the marks and the switch only. A trace row
+on; it then makes each mark a button that opens its evidence in a popover. A written page's
+title and summary are its sentences too (the build checks them as it checks its text): the
+title's marks stand at the end of its heading, and the summary, which the course's lists show
+but the page did not, stands under the title with its marks while the switch is on (hidden
+before). Module 04's page has a weight budget: before the switch, the page carries the marks,
+the switch and that summary only. A trace row
 that decides an expectation lists the sentences it proves. The "How we know" page of a module
 (trafikist.course.how_we_know) lists them all, with or without JavaScript.
 
@@ -44,6 +48,7 @@ ROW_KEY = "{run}-{kind}{index}"  # a row of that run's trace: its step or its ev
 TRANSCRIPT_ID = "tk-transcript-{name}"  # a transcript the page shows
 # A body line where no mark can stand: a heading, a block's label (both labels, not prose).
 UP_NEXT_ORDER = {"previous": 0, "next": 1}  # as up_next.html.j2 shows them
+HEADER_ORDER = {"title": 0, "summary": 1}  # as header.html.j2 shows them
 LABEL_LINE = re.compile(r"[ \t]*(?:#{1,6}\s|/{3,})")
 
 
@@ -160,7 +165,8 @@ def reading_order(page: Page, sentences: Iterable[CheckedSentence]) -> list[Chec
                 # "Previous" stands before "next", whatever the front matter's order.
                 order = UP_NEXT_ORDER.get(rest.removeprefix("up_next."), len(UP_NEXT_ORDER))
                 return (up_next_at if up_next_at >= 0 else len(body), 0, order, offset)
-            return (-1, 0, 0, offset)
+            # The header: the title, then the summary (header.html.j2).
+            return (-1, 0, HEADER_ORDER.get(rest, len(HEADER_ORDER)), offset)
         if part == "duty":
             duty, _, field = rest.partition(":")
             fields = Duty.TEXT_FIELDS
@@ -206,6 +212,11 @@ def number(page: Page, sentences: Iterable[CheckedSentence]) -> list[Numbered]:
 
 def _markable(page: Page, sentence: CheckedSentence) -> bool:
     where, offset = _split_anchor(sentence.anchor)
+    if where == "meta:title":
+        # Its marks stand at the title's end: the title shows as text, its spans' words only.
+        return True
+    if where == "meta:summary":
+        return page.summary[offset : offset + len(sentence.text)] == sentence.text
     if where.startswith(("question:", "meta:up_next.")):
         # A question's prompt and explanations, and "Up next"'s texts, are marked where they
         # render. (The feedback copies an explanation: the copy keeps its marks, not their ids:
@@ -293,6 +304,20 @@ def marked_up_next(texts: dict[str, str], numbered: list[Numbered]) -> dict[str,
     """The texts of "Up next" with the marks of their checked sentences."""
     marks = _marks_in(numbered, "meta:up_next.")
     return {key: _with_marks(str(text), marks.get(key, [])) for key, text in texts.items()}
+
+
+def marked_header(page: Page, numbered: list[Numbered]) -> tuple[list[str], str]:
+    """The ids of the title's marks (they stand at its end) and the page's summary with the
+    marks of its checked sentences ("" when it has none). A written page shows its summary
+    under its title while the switch is on (header.html.j2, widgets/evidence/show.mjs): the
+    course's lists show it elsewhere, and the page itself nowhere else."""
+    title = [
+        entry.mark_id
+        for entry in numbered
+        if entry.marked and entry.sentence.anchor.startswith("meta:title:")
+    ]
+    marks = _marks_in(numbered, "meta:").get("summary")
+    return title, _with_marks(page.summary, marks) if marks else ""
 
 
 def marked_duties(page: Page, numbered: list[Numbered]) -> list[Duty]:
