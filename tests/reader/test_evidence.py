@@ -352,6 +352,8 @@ def test_without_javascript_the_summarys_entry_leads_to_its_mark(
     page.wait_for_load_state()
     assert page.url.endswith(MODULE_04.removesuffix("index.html") + "#tk-m1"), page.url
     assert page.locator("header.tk-header .tk-header__summary i#tk-m1").count() == 1
+    # The summary, hidden until the switch is on, shows where the link leads.
+    assert seen(page.locator("header.tk-header .tk-header__summary")) == [True]
     assert_no_sideways_scroll(page, "module 04 at its summary's mark, without JavaScript")
     back = page.locator(".tk-howlink a")
     back.click()
