@@ -163,6 +163,8 @@ class MarkdownCache:
 
     kept: dict[str, tuple[str, object]] = field(default_factory=dict)
     finished: dict[str, tuple[str, object]] = field(default_factory=dict)  # finalize_html's
+    evidence: dict[str, tuple[str, object]] = field(default_factory=dict)  # the pages' data
+    keys: dict[str, str] = field(default_factory=dict)  # this build's key of each page
     bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     course_key: str = ""
 
@@ -170,6 +172,7 @@ class MarkdownCache:
         """This build's key shared by every page: the course's titles, summaries, statuses and
         order (headers, cards, "Up next", the home page), and `inputs`, the signature of the
         files outside modules/ that generated parts read (registry, model, widgets)."""
+        self.keys = {}
         self.course_key = digest(
             [(p.id, p.kind, p.title, p.summary, p.status, p.path, p.number,
               p.parent.id if p.parent else "", p.meta.get("up_next")) for p in pages],
@@ -192,7 +195,7 @@ class MarkdownCache:
             parts.append(example.read_bytes())
         if page.status is Status.PLANNED:
             parts.append([p.body for p in pages])
-        key = digest(*parts)
+        key = self.keys[page.id] = digest(*parts)
         kept = self.kept.get(page.id)
         if kept is not None and kept[0] == key:
             return str(kept[1])
@@ -215,6 +218,19 @@ class MarkdownCache:
         markdown = render()
         put(self.kept, page.id, key, markdown)
         return markdown
+
+    def evidence_text(self, page: Page, make: Callable[[], str | None]) -> str | None:
+        """The page's evidence data (what "How we know" loads), kept with its Markdown: the
+        same marks and foot list, read from the same checks, under the same key."""
+        key = self.keys.get(page.id) if caches_enabled() else None
+        if key is None:
+            return make()
+        kept = self.evidence.get(page.id)
+        if kept is not None and kept[0] == key:
+            return None if kept[1] is None else str(kept[1])
+        text = make()
+        put(self.evidence, page.id, key, text)
+        return text
 
     def finalized(self, name: str, html: str, finalize: Callable[[], str]) -> str:
         """A page's HTML with its id: links resolved and its badges (Renderer.finalize_html):

@@ -21,6 +21,7 @@ can name the file being read when something that is not a CourseError stops the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -261,13 +262,25 @@ class CourseBuild:
         (trafikist.course.shown_evidence)."""
         if self.site is None:
             return []
+        renderer = self.site.renderer
+
+        def text_of(page: Page) -> str | None:
+            with self._reading(page.source):
+                data = renderer.evidence_data(page)
+            return (
+                None
+                if data is None
+                else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            )
+
         files = []
         for page in self.site.pages():
-            with self._reading(page.source):
-                data = self.site.renderer.evidence_data(page)
-            if data is not None:
+            if self.preview:
+                text = self.markdown.evidence_text(page, functools.partial(text_of, page))
+            else:
+                text = text_of(page)
+            if text is not None:
                 uri = f"{self.options.assets_path}/{EVIDENCE_DATA.format(id=page.id)}"
-                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
                 files.append(SiteFile(uri, content=text.encode("utf-8")))
         return files
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -96,6 +97,7 @@ class RenderCache:
     bytecode: MemoryBytecodeCache = field(default_factory=MemoryBytecodeCache)
     search: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
     templates: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    finished: dict[str, tuple[str, str]] = field(default_factory=dict)  # output -> finished
     # This build's state.
     markdown_key: str = ""
     site_key: str = ""
@@ -275,6 +277,19 @@ class RenderCache:
             # One variable more than MkDocs' TypedDict names: the one-line template's.
             cast("dict[str, object]", context)[CACHED_VARIABLE] = markupsafe.Markup(kept)
         return context
+
+    def finish(self, page: Page, output: str, finish: Callable[[str], str]) -> str:
+        """The page's output finished (the policy, the theme's fixes): the same for the same
+        output, which a kept page's is."""
+        if not self.enabled:
+            return finish(output)
+        src_uri = page.file.src_uri
+        kept = self.finished.get(src_uri)
+        if kept is not None and kept[0] == output:
+            return kept[1]
+        finished = finish(output)
+        put(self.finished, src_uri, output, finished)
+        return finished
 
     def after_render(self, page: Page, output: str) -> None:
         """Keep a freshly rendered page's output for the next build."""

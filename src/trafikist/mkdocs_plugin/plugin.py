@@ -321,6 +321,7 @@ class TrafikistPlugin(BasePlugin[TrafikistConfig]):  # type: ignore[no-untyped-c
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
         if self.serving and self.preview_error is None:
             self.cache.after_render(page, output)
+            return self.cache.finish(page, output, finish_page)
         return finish_page(output)
 
     def on_post_template(
