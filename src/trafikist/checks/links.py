@@ -177,17 +177,25 @@ class BuiltContent:
     html: str
 
 
-def dead_links_in(site_dir: Path, contents: list[BuiltContent]) -> list[Problem]:
+def dead_links_in(
+    site_dir: Path, contents: list[BuiltContent], pages: dict[str, str] | None = None
+) -> list[Problem]:
     """Links in built pages' content that lead nowhere in the site, or to an anchor the target
-    page lacks, each against its source's line, in the words MkDocs' validation uses."""
+    page lacks, each against its source's line, in the words MkDocs' validation uses. `pages`:
+    the site's HTML files as written, by path relative to the site, read instead of the disk
+    for the anchors they hold."""
     root = os.path.normpath(site_dir)
     sources = {os.path.join(root, str(built.file)): built.source for built in contents}
+    written = {os.path.join(root, name): html for name, html in (pages or {}).items()}
     exists: dict[str, bool] = {}
     anchors: dict[str, set[str]] = {}
+    # A link's path from a folder, once: most pages link the same few pages.
+    resolved: dict[tuple[str, str], str] = {}
     problems = []
     for built in contents:
         content = built.html
         page = os.path.join(root, str(built.file))
+        folder = os.path.dirname(page)
         for match in HREF.finditer(content):
             href = match["href"]
             parts = urlsplit(href)
@@ -195,19 +203,25 @@ def dead_links_in(site_dir: Path, contents: list[BuiltContent]) -> list[Problem]
                 continue
             target = page
             if parts.path:
-                base = root if parts.path.startswith("/") else os.path.dirname(page)
-                target = os.path.normpath(os.path.join(base, unquote(parts.path).lstrip("/")))
-                if parts.path.endswith("/") or os.path.isdir(target):
-                    target = os.path.join(target, "index.html")
+                target = resolved.get((folder, parts.path), "")
+                if not target:
+                    base = root if parts.path.startswith("/") else folder
+                    target = os.path.normpath(os.path.join(base, unquote(parts.path).lstrip("/")))
+                    if parts.path.endswith("/") or os.path.isdir(target):
+                        target = os.path.join(target, "index.html")
+                    resolved[(folder, parts.path)] = target
             if target not in exists:
-                exists[target] = os.path.isfile(target)
+                exists[target] = target in written or os.path.isfile(target)
             if not exists[target]:
                 why = "the target is not found among documentation files"
                 problems.append(_dead(built, href, why, "not found"))
             elif parts.fragment and target.endswith(".html"):
                 if target not in anchors:
-                    with open(target, encoding="utf-8") as file:
-                        anchors[target] = set(ID.findall(file.read()))
+                    html = written.get(target)
+                    if html is None:
+                        with open(target, encoding="utf-8") as file:
+                            html = file.read()
+                    anchors[target] = set(ID.findall(html))
                 if unquote(parts.fragment) not in anchors[target]:
                     doc = sources.get(target)
                     name = f"the doc '{doc.name}'" if doc is not None else "the page"

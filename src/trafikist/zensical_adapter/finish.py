@@ -84,6 +84,7 @@ def _finish_site(
     style_hashes = injected_style_hashes(site_dir)
     assets = build.options.assets_path.split("/")[0]
     contents: dict[str, str] = {}  # each built page's finished content, for the link check
+    written: dict[str, str] = {}  # every HTML file as finished, for the anchors it holds
     course = build.site.pages() if build.site else []
     kept = kept if kept is not None and caches_enabled() else FinishedPages()
     files = [page.file.as_posix() for page in pages]
@@ -111,6 +112,7 @@ def _finish_site(
                 kept.pages[relative] = (original, html, content)
             if built is not None:
                 contents[relative] = content
+            written[relative] = html
             if html != original:
                 # A page that is a link out of the site is refused, not written through
                 # (site_target says so). os.walk enters no linked folder, so only the file
@@ -124,6 +126,7 @@ def _finish_site(
             BuiltContent(by_file[name].file, by_file[name].source, text)
             for name, text in contents.items()
         ],
+        written,
     )
 
 
