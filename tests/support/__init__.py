@@ -119,6 +119,29 @@ def copy_project(destination: Path, parts: tuple[str, ...] = PROJECT_PARTS) -> P
     return destination
 
 
+def machine_cache_without(destination: Path, *left_out: str) -> Path:
+    """A copy of the build cache the run's builds use (trafikist.base.diskcache: one folder per
+    kind) in `destination`, but for the kinds `left_out`, which start empty. A whole build that
+    needs one kind empty (no memory snapshot made yet, say) then finds the rest as the run's
+    other builds left it, and does not check every page of the course again. What a build reads
+    from this cache is keyed by its inputs, so a copy changes no result."""
+    from trafikist.base.diskcache import cache_folder
+
+    machine = cache_folder("kind").parent
+    destination.mkdir(parents=True, exist_ok=True)
+    kinds = sorted(p.name for p in machine.iterdir() if p.is_dir()) if machine.is_dir() else []
+    for kind in kinds:
+        if kind in left_out:
+            continue
+        (destination / kind).mkdir()
+        for entry in (machine / kind).iterdir():
+            if entry.name.startswith(".writing-"):  # another build's entry, half written
+                continue
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):  # pruned meanwhile
+                shutil.copy2(entry, destination / kind / entry.name)
+    return destination
+
+
 def build_leftovers(folder: Path) -> list[str]:
     """What a build left beside its site folder: a staging folder, or Zensical's work folder.
     A build, good or failed, leaves none."""

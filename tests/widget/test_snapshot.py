@@ -24,6 +24,7 @@ from support import (
     add_plugin_options,
     build_leftovers,
     copy_project,
+    machine_cache_without,
     site_build,
     soup,
 )
@@ -193,8 +194,11 @@ def test_a_snapshot_node_cannot_make_fails_the_build_and_keeps_the_last_site(
     site.mkdir()
     (site / "index.html").write_text("the last good site")
     (site / MARKER).write_text("")  # a site the build made (tests/core/test_site_folder.py)
-    # An empty cache, so the build must run (the stand-in) Node, which fails.
-    monkeypatch.setenv("TRAFIKIST_CACHE", str(tmp_path / "cache"))
+    # No snapshot in the cache, so the build must run (the stand-in) Node, which fails; the
+    # cache's other kinds as the machine has them, so the build does not check every page again.
+    cache = machine_cache_without(tmp_path / "cache", "snapshots")
+    assert not (cache / "snapshots").exists()
+    monkeypatch.setenv("TRAFIKIST_CACHE", str(cache))
     monkeypatch.setenv("FAKE_NODE_FAIL", "WebAssembly.Memory(): could not allocate memory")
     result = site_build(engine, project, site)
     assert result.returncode == 1
@@ -213,7 +217,8 @@ def test_memory_snapshot_false_builds_a_site_without_one(
 ) -> None:
     project = copy_project(tmp_path / "project")
     add_plugin_options(project, memory_snapshot="false")
-    cache = tmp_path / "cache"
+    # No snapshot in the cache; its other kinds as the machine has them (no page checked again).
+    cache = machine_cache_without(tmp_path / "cache", "snapshots")
     monkeypatch.setenv("TRAFIKIST_CACHE", str(cache))
     result = site_build(engine, project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
