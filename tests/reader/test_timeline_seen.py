@@ -270,3 +270,32 @@ def test_the_trace_shows_on_which_side_it_has_more(
     page.evaluate(SCROLL_TRACE, [1, "y"])
     shade = edge_shade(page, box)
     assert shade["top"] >= SHADED > shade["bottom"], f"at the bottom ({palette}): {shade}"
+
+
+# A trace's box: how many of its rows it shows whole, and how many it holds.
+WHOLE_ROWS = """(box) => {
+  const seen = box.getBoundingClientRect();
+  const rows = [...box.querySelectorAll("tbody tr")];
+  const whole = rows.filter((row) => {
+    const { top, bottom } = row.getBoundingClientRect();
+    return top >= seen.top - 0.5 && bottom <= seen.bottom + 0.5;
+  });
+  return [whole.length, rows.length];
+}"""
+ROWS_AT_ONCE = 4
+
+
+def test_on_a_phone_the_trace_shows_several_rows_at_once(
+    reader: Callable[..., View], site_url: str
+) -> None:
+    """A phone sets each row of a trace on several lines (a command, a long reply): as the
+    reader opens it, each duty's trace shows at least four whole rows, or all of a shorter
+    one, not the two it showed in a box of the desktop's height."""
+    view = reader(site_url + MODULE_04, viewport="phone")
+    page = view.page
+    few = {}
+    for duty in duty_ids(page):
+        whole, rows = open_trace(page, duty).evaluate(WHOLE_ROWS)
+        if whole < min(rows, ROWS_AT_ONCE):
+            few[duty] = f"{whole} of {rows} rows"
+    assert few == {}, few

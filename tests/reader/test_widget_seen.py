@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from support import MODULE_04
 from support.seen import (
+    COLOUR_JS,
     View,
     assert_edges,
     assert_no_sideways_scroll,
@@ -92,6 +93,48 @@ def test_the_widgets_fields_and_groups_have_edges_a_reader_can_see(
     assert_edges(panel.locator(".tk-live__group"), "the controls' groups")
     assert_edges(page.locator(".tk-duties__picker"), "the duties' group")
     assert_edges(page.locator(".tk-duty__label"), "each duty")
+
+
+# A <details> of the widget as drawn: its edge and the widget's groups' edge, composited over
+# what lies behind them; its summary's fill, and how far from grey it is (`tint`, the spread of
+# its channels) beside the page's background (the dark palette's is a blue grey); where the
+# summary's words begin in it.
+DETAILS_LOOK = (
+    """(details) => {"""
+    + COLOUR_JS
+    + """
+  const edge = (el) =>
+    hex(over(parse(getComputedStyle(el).borderTopColor), behind(el.parentElement)));
+  const summary = details.querySelector(":scope > summary");
+  const words = document.createRange();
+  words.selectNodeContents(summary);
+  const tint = (colour) => Math.max(...colour.slice(0, 3)) - Math.min(...colour.slice(0, 3));
+  const fill = behind(summary);
+  return { edge: edge(details), groups: edge(document.querySelector(".tk-live__group")),
+           fill: hex(fill), tint: tint(fill), page: tint(behind(details.parentElement)),
+           indent: words.getBoundingClientRect().left - summary.getBoundingClientRect().left };
+}"""
+)
+
+
+def test_the_trace_and_the_choices_have_the_widgets_look_not_the_themes_note(
+    reader: Callable[..., View], site_url: str, viewport: str, palette: str
+) -> None:
+    """The trace's box and the model's choices are the widget's (its groups' edge, a grey
+    summary, no icon), not the theme's blue "note" with its pen, which the course uses for
+    nothing else."""
+    page = widget_page(reader, site_url, viewport, palette)
+    for details in (
+        page.locator("#tk-duty-panel-promote details.tk-trace"),
+        page.locator("details.tk-choices"),
+    ):
+        look = details.evaluate(DETAILS_LOOK)
+        name = details.evaluate("(el) => el.className")
+        assert look["edge"] == look["groups"], f"{name} ({palette}): {look}"
+        assert look["tint"] <= look["page"] + 4, f"{name}'s summary is tinted ({palette}): {look}"
+        # The theme keeps 2rem (40 px) before the words for its icon.
+        assert look["indent"] <= 16, f"{name}'s summary keeps room for an icon: {look}"
+        assert_edges(details, name)
 
 
 def test_the_widgets_text_is_readable(

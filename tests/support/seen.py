@@ -611,7 +611,9 @@ def edge_shade(page: Page, locator: Locator) -> dict[str, float]:
     """For each side of a box that scrolls: the median contrast, against the background behind
     the box, of the line of pixels 2 px inside that side of its visible part (most of such a
     line is background, not text). A box that shows it has more on a side shades that side;
-    a shade of SHADED or more is seen."""
+    a shade of SHADED or more is seen. The box is first brought whole into the window (a
+    screenshot holds only what the window shows)."""
+    locator.evaluate("(el) => el.scrollIntoView({ block: 'center', inline: 'nearest' })")
     box = locator.evaluate(VIEWPORT_OF_JS)
     clip: Clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]}
     png = base64.b64encode(page.screenshot(clip=clip, animations="disabled")).decode()
