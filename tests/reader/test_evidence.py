@@ -203,7 +203,9 @@ def test_every_mark_opens_its_evidence(
     reader: Callable[..., View], site_url: str, built_site: Path
 ) -> None:
     """Each mark of each page of module 04 opens a popover holding its lines of evidence,
-    of the kinds its evidence has, inside the screen."""
+    of the kinds its evidence has, inside the screen, and links each row of a trace once (dive
+    02's sentence on the pump's promote linked "the row in the trace" five times, three times
+    to one row)."""
     kinds: dict[str, int] = {}
     for path in PAGES:
         view = reader(site_url + path, viewport="phone")
@@ -226,6 +228,8 @@ def test_every_mark_opens_its_evidence(
                       .map((li) => li.dataset.kind),
                     inside: box.left >= 0 && box.right <= document.documentElement.clientWidth,
                     title: pop.querySelector(".tk-evpop__title").textContent,
+                    rows: [...pop.querySelectorAll("a.tk-evidence__row")]
+                      .map((link) => `${link.hash} row ${link.dataset.row}`),
                   };
                 }""",
                 number,
@@ -234,6 +238,9 @@ def test_every_mark_opens_its_evidence(
             assert shown["kinds"], f"{path}: mark {number} shows no evidence"
             assert shown["inside"], f"{path}: mark {number}'s popover leaves the screen"
             assert shown["title"] == f"How we know · sentence {number}"
+            # Each row of the trace is linked once: several steps may turn on the same row.
+            rows = shown["rows"]
+            assert len(set(rows)) == len(rows), f"{path}: mark {number} links {rows}"
             for kind in shown["kinds"]:
                 kinds[kind] = kinds.get(kind, 0) + 1
         assert_quiet(view)

@@ -449,7 +449,10 @@ class Renderer:
         else:
             where, target = _place(sentence), f"id:{page.id}"
         where = page.kicker + where
-        lines = "".join(shown.line(item) for item in sentence.evidence if kind_of(item) == kind)
+        linked: set[str] = set()  # each trace row linked once (EvidenceHtml._model)
+        lines = "".join(
+            shown.line(item, linked=linked) for item in sentence.evidence if kind_of(item) == kind
+        )
         return (
             f'<li class="tk-how__entry"><p class="tk-how__sentence">'
             f"{self.inline_markdown(sentence.text)} "

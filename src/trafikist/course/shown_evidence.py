@@ -370,10 +370,11 @@ class EvidenceHtml:
     event_index: Callable[[ModelStep], int | None] = lambda step: None
     page: str = ""  # on another page: `id:PAGE` before a link into the sentence's page
 
-    def line(self, evidence: Evidence, own: bool = False) -> str:
+    def line(self, evidence: Evidence, own: bool = False, linked: set[str] | None = None) -> str:
         """One line of evidence. Its kind's name ("The published module") is the stylesheet's
         (`data-kind`, widgets/evidence/shown.css); `own`, a seed
-        sentence that is the sentence itself, is not quoted twice."""
+        sentence that is the sentence itself, is not quoted twice; `linked`, the trace rows the
+        sentence's lines above link to (each row is linked once, _model)."""
         kind = kind_of(evidence)
         # The version is the command table's: Valkey's lines name it themselves.
         named = (
@@ -381,9 +382,9 @@ class EvidenceHtml:
             if kind == "valkey"
             else ""
         )
-        return f'<li data-kind="{kind}">{named}{self._body(evidence, own)}</li>'
+        return f'<li data-kind="{kind}">{named}{self._body(evidence, own, linked)}</li>'
 
-    def _body(self, evidence: Evidence, own: bool = False) -> str:
+    def _body(self, evidence: Evidence, own: bool = False, linked: set[str] | None = None) -> str:
         e = html.escape
         match evidence:
             case SeedQuote(quote=quote):
@@ -418,7 +419,7 @@ class EvidenceHtml:
             case DocsQuote(path=path, quote=quote, commit=commit, url=url):
                 return f'<q>{e(quote)}</q> <a href="{e(url)}">{e(path)} at {e(commit[:7])}</a>'
             case ModelStep():
-                return self._model(evidence)
+                return self._model(evidence, linked)
             case ModelChoice(id=choice_id, sentence=sentence):
                 return (
                     f'<a class="tk-choice__mark" data-no-badge '
@@ -426,7 +427,7 @@ class EvidenceHtml:
                     f"{e(sentence)}"
                 )
 
-    def _model(self, step: ModelStep) -> str:
+    def _model(self, step: ModelStep, linked: set[str] | None = None) -> str:
         e = html.escape
         text = f"<code>{e(step.predicate)}</code> on <code>{e(step.run)}</code>"
         if step.t is not None:
@@ -443,9 +444,15 @@ class EvidenceHtml:
         if step.place is not None:
             text += f"; then in {e(step.place)}"
         key = row_key(step, self.event_index(step))
-        if key is not None and key in self.rows:
+        if key is not None and key in self.rows and linked is not None and key in linked:
+            # Several steps of a sentence may turn on one row (a move and the job it moved):
+            # one link to it is enough.
+            text += " · the same row as above"
+        elif key is not None and key in self.rows:
             # The page's script opens the trace at the row, marks it and lists in it the
             # sentences it proves; without it the link leads to the run.
+            if linked is not None:
+                linked.add(key)
             place, count, holder = self.rows[key]
             text += (
                 f' · <a class="tk-evidence__row" href="{self.page}#{holder}" data-row="{place}" '
@@ -457,7 +464,8 @@ class EvidenceHtml:
         """A sentence's evidence, one kind per line (a seed sentence that is the sentence
         itself is not quoted twice)."""
         own = own_words(sentence)
-        lines = "".join(self.line(evidence, own) for evidence in sentence.evidence)
+        linked: set[str] = set()
+        lines = "".join(self.line(evidence, own, linked) for evidence in sentence.evidence)
         return f'<ul class="tk-evidence__lines">{lines}</ul>'
 
 
