@@ -12,7 +12,14 @@ import pytest
 
 from support import MODULE_04
 from support.reader_states import bring_to
-from support.seen import View, assert_no_sideways_scroll, assert_quiet, text_problems
+from support.seen import (
+    View,
+    assert_no_sideways_scroll,
+    assert_quiet,
+    assert_unseen,
+    seen,
+    text_problems,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -132,4 +139,37 @@ def test_the_review_pages_questions_take_the_columns_width(
         assert abs(box["x"] - text["x"]) <= 1, f"a card at x={box['x']}, the text at {text['x']}"
         right, text_right = box["x"] + box["width"], text["x"] + text["width"]
         assert abs(right - text_right) <= 1, f"a card ends at {right}, the text at {text_right}"
+    assert_quiet(view)
+
+
+# The review page's list: how far below its heading it begins, and the spacing the two ask for
+# (their margins, which meet).
+LIST_GAP = """() => {
+  const heading = document.querySelector(".tk-review").previousElementSibling;
+  const list = document.querySelector(".tk-review__list");
+  const spacing = Math.max(parseFloat(getComputedStyle(heading).marginBottom),
+                           parseFloat(getComputedStyle(list).marginTop));
+  return { gap: list.getBoundingClientRect().top - heading.getBoundingClientRect().bottom,
+           spacing };
+}"""
+
+
+def test_the_review_pages_actions_take_no_room_when_they_have_nothing_to_say(
+    reader: Callable[..., View], site_url: str, viewport: str
+) -> None:
+    """With no record there is nothing to clear and no order to tell: the line of actions is
+    not seen and the list follows its heading at the page's spacing (the empty line kept its
+    own margins, 16 px more). With a record it shows "Clear my record" and what comes first."""
+    view = reader(site_url + REVIEW, viewport=viewport)
+    page = view.page
+    page.locator(".tk-review__last").first.wait_for()
+    assert_unseen(page.locator(".tk-review__actions"), "the empty line of actions")
+    found = page.evaluate(LIST_GAP)
+    assert abs(found["gap"] - found["spacing"]) <= 1, found
+    assert_quiet(view)
+    view = reader(site_url + REVIEW, viewport=viewport, storage={"trafikist-checks": A_RECORD})
+    page = view.page
+    page.locator(".tk-review__last").first.wait_for()
+    assert seen(page.locator(".tk-review__clear")) == [True]
+    assert page.locator(".tk-review__status").inner_text().startswith("First: 1 answered wrong")
     assert_quiet(view)

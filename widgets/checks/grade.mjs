@@ -144,10 +144,10 @@ export function grade(section) {
   save(record);
   showProgress(record);
   // On the review page, a first answer makes a record to clear (unless it is asking or
-  // offering undo).
+  // offering undo), and the line of actions shows it.
   const clear = document.querySelector(".tk-review__clear");
   const busy = document.querySelector(".tk-review__confirm:not([hidden]), .tk-review__undo:not([hidden])");
-  if (clear && !busy) clear.hidden = false;
+  if (clear && !busy) clear.hidden = clear.parentElement.hidden = false;
 }
 
 // The review page: the questions answered wrong last time first, then those answered wrong
@@ -207,7 +207,8 @@ export function orderReview() {
   let cleared = null; // the record as it was before "Clear it", until the page is left
   const record = loadRecord();
   status.textContent = showOrder(record);
-  clear.hidden = record.size === 0; // nothing to clear yet
+  // Nothing to clear yet and no order to tell: the line takes no room (the page's HTML hides it).
+  actions.hidden = clear.hidden = record.size === 0;
   const ask = (asking) => {
     confirm.hidden = !asking;
     clear.hidden = asking;
