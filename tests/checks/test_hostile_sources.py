@@ -31,7 +31,7 @@ from trafikist.registry.valkey import ValkeyCommand, ValkeyTable
 ONE_LINE = re.compile(r"^[\w./-]+(?::\d+)?: [^\n]+[.?!] Fix: [^\n]+$")
 HTML_GUIDE = '(docs/authoring.md, "No raw HTML")'
 WHY = (
-    "    why: That reader took falling due for moving. A due job stays in schedule until a "
+    "    why: That reader moved j1 the moment it fell due. A due job stays in schedule until a "
     "client sends the promote call; the run moves j1 only at a beat.\n"
 )
 OPTION = "  - text: Still in schedule.\n"

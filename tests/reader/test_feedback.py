@@ -24,6 +24,8 @@ from support.seen import (
 pytestmark = pytest.mark.browser
 
 ORDER = "#check-a-longer-beat-in-order"
+DIVE_02 = "trafikist/04-blocking-timers-and-the-bus/02-the-blocking-claim/index.html"
+ORDER_HINT = "Put these in the order the run takes them"
 REVIEW = "review/index.html"
 # The reader's own texts: the header's count, the questions and their feedback, the review
 # page, the home page's entries, the badges and the choice marks among them.
@@ -173,3 +175,18 @@ def test_the_review_pages_actions_take_no_room_when_they_have_nothing_to_say(
     assert seen(page.locator(".tk-review__clear")) == [True]
     assert page.locator(".tk-review__status").inner_text().startswith("First: 1 answered wrong")
     assert_quiet(view)
+
+
+def test_an_order_question_says_once_what_to_do(reader: Callable[..., View], site_url: str) -> None:
+    """The hint under an order question's list says what to do; its prompt said it too, so a
+    reader read "Put these in the order the run takes them." twice, one line apart."""
+    said = {}
+    for path in (MODULE_04, DIVE_02):
+        view = reader(site_url + path)
+        questions = view.page.locator("section.tk-check:has(.tk-check__order)")
+        assert questions.count() >= 1, path
+        for question in questions.all():
+            text = question.inner_text()
+            said[question.get_attribute("id")] = text.count(ORDER_HINT)
+        assert_quiet(view)
+    assert set(said.values()) == {1}, said
