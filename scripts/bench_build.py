@@ -8,9 +8,17 @@ ratios are each of ours over plain mkdocs-material's median (targets: MkDocs at 
 Zensical under 1). Plain Zensical on the same plain files is timed too, for reference: what
 Zensical itself costs.
 
+The plain side's files carry none of the marks with which our renderer tells our Markdown
+extension where each run of the HTML it generates begins and ends
+(trafikist.course.markdown.generated_html), since no plain mkdocs-material site has a renderer
+that writes them: its engine reads that HTML with its HTML block parser. With
+--plain-with-marks they stay, and the plain side skips that parser too, through the course's
+blocks extension, which both sides load for the course's blocks.
+
     .venv/bin/python scripts/bench_build.py [--modules 30] [--dives 2] [--runs 5] [--summary]
     .venv/bin/python scripts/bench_build.py --smoke --summary   # 1 module, one run: it runs
     .venv/bin/python scripts/bench_build.py --empty-cache       # a fresh clone's first build
+    .venv/bin/python scripts/bench_build.py --plain-with-marks  # plain skips the parser too
 
 The course is generated with the scaffold command (`trafikist new module/dive`) in a temporary
 folder; the repository is not touched. Each build is a fresh process into a new site folder
@@ -93,7 +101,18 @@ def _fill(path: Path, paragraphs: int = 12) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def plain_project(course_project: Path, folder: Path) -> Path:
+def without_marks(markdown: str) -> str:
+    """The page without the renderer's marks around its own HTML: a plain mkdocs-material
+    site's HTML is read by the engine's HTML block parser, which the marks let ours skip
+    (trafikist.course.markdown.generated_html). The pages built are the same, but for a
+    blank line after some of those runs of HTML."""
+    from trafikist.course.markdown.generated_html import GENERATED_CLOSE, GENERATED_OPEN
+
+    marks = (GENERATED_OPEN, GENERATED_CLOSE)
+    return "\n".join(line for line in markdown.split("\n") if line not in marks)
+
+
+def plain_project(course_project: Path, folder: Path, marks: bool = False) -> Path:
     """The same pages as plain files, built by mkdocs-material with no trafikist: the course's
     pages as the renderer writes them (docs/ is the authors' guide, which a build for readers
     leaves out, as ours do)."""
@@ -107,7 +126,8 @@ def plain_project(course_project: Path, folder: Path) -> Path:
     for page in site.pages():
         target = docs / page.src_uri()
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(site.renderer.page_markdown(page), encoding="utf-8")
+        markdown = site.renderer.page_markdown(page)
+        target.write_text(markdown if marks else without_marks(markdown), encoding="utf-8")
     shutil.copytree(course_project / "overrides", folder / "overrides")
     shutil.copytree(course_project / "widgets", docs / DEFAULTS.assets_path)
     config = yaml.safe_load((course_project / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -183,13 +203,18 @@ def main() -> int:
         action="store_true",
         help="each build starts with an empty cache of derived files, as a fresh clone's first",
     )
+    parser.add_argument(
+        "--plain-with-marks",
+        action="store_true",
+        help="keep the renderer's marks on the plain side's pages (see above)",
+    )
     args = parser.parse_args()
     if args.smoke:
         args.modules, args.dives, args.runs = 1, 1, 1
     times: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-build-") as temp:
         course = generate_course(Path(temp) / "course", args.modules, args.dives)
-        plain = plain_project(course, Path(temp) / "plain")
+        plain = plain_project(course, Path(temp) / "plain", marks=args.plain_with_marks)
         pages = sum(1 for _ in (plain / "docs").rglob("*.md"))
         sides = builds(course, plain)
         for name, (folder, command) in sides.items():  # warm the OS file cache; not counted
@@ -213,8 +238,10 @@ def main() -> int:
                   f"{cpu[name] / cpu[baseline]:.2f}")  # fmt: skip
         return 0
     cache = "an empty" if args.empty_cache else "the machine's"
+    marks = "with" if args.plain_with_marks else "without"
     print(f"cold builds, {args.modules} generated modules, {pages} pages, {args.runs} runs each, "
-          f"with {cache} cache of derived files")  # fmt: skip
+          f"with {cache} cache of derived files; the plain side's pages {marks} the renderer's "
+          "marks")  # fmt: skip
     print(f"{'build':<28}{'median s':>10}{'min s':>8}{'max s':>8}{'CPU s':>8}"
           f"{'ratio':>8}{'CPU ratio':>11}{'run by run':>24}")  # fmt: skip
     for name, values in times.items():
