@@ -166,9 +166,10 @@ def test_the_renderers_own_mark_in_prose(project: Path, mark: str) -> None:
 
 
 @pytest.mark.build
-def test_the_renderers_own_mark_inside_a_fence_is_the_authors_example(project: Path) -> None:
+def test_the_renderers_own_mark_in_code_is_the_authors_example(project: Path) -> None:
     fence = "```html\n<!-- trafikist:generated -->\n```\n\n"
-    edit(project / DIVE_01, SECTION, f"{fence}{SECTION}")
+    span = "The renderer writes `<!-- trafikist:generated -->` before its HTML.\n\n"
+    edit(project / DIVE_01, SECTION, f"{fence}{span}{SECTION}")
     assert core_build(project) is None
 
 

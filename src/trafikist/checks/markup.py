@@ -48,18 +48,19 @@ def check_markup(page: Page) -> list[Problem]:
 
 
 def _generated_marks(page: Page) -> Iterator[Problem]:
-    """The renderer's own mark in the page's body, outside fenced code: the engine would pass
+    """The renderer's own mark in the page's body, outside code: the engine would pass
     what follows it as it is (trafikist.course.markdown.generated_html). A source comment
     is prose's, so the prose the other rules read has none of them left."""
     if page.kind is Kind.HOME or page.source is None or "trafikist:generated" not in page.body:
         return
     scanned = syntax.scan(page.body)
+    body = CODE_SPAN.sub(lambda match: syntax.blank(match.group()), page.body)  # code is shown
     fenced = {
         line
         for fence in scanned.fences
         for line in range(fence.first_line - 1, fence.first_line + len(fence.code) + 1)
     }
-    for match in generated_html.MARK.finditer(page.body):
+    for match in generated_html.MARK.finditer(body):
         line = scanned.line_of(match.start())
         if line not in fenced:
             yield Problem(
