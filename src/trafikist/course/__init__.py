@@ -8,7 +8,8 @@ never the checks or the build.
   `sources`: reading YAML and front matter with their lines;
 - `syntax`: what a page's Markdown holds that the checks read (marked spans, excerpts, fences,
   source comments, Valkey's command flags and ACL categories); `markdown/`: the Python-Markdown
-  extensions both engines run (the prose blocks, the registry's inline syntax, the sections);
+  extensions both engines run (the prose blocks, the registry's inline syntax, the sections,
+  and the stash of the renderer's own HTML, `generated_html`);
 - `render`: a page's Markdown, with what the structure knows (header, generated blocks, cards);
   `templates/`: its Jinja templates; `reference`: the generated command pages;
 - `runs`: the model's runs of the course's scenarios, made once and shared; `predicates`: what a
